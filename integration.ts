@@ -1,0 +1,44 @@
+import { fileURLToPath } from 'node:url';
+import type { AstroIntegration } from 'astro';
+import { describeStartup, resolveOptions } from './src/config/resolve.js';
+import { effectiveAuth } from './src/identity/auth-config.js';
+import { configPlugin } from './src/config/virtual-module.js';
+import type { UserOptions } from './src/config/schema.js';
+
+export type { UserOptions as QuireOptions } from './src/config/schema.js';
+
+/** The Quire integration: `integrations: [quire()]` in astro.config.mjs. */
+export function quire(userOptions?: UserOptions): AstroIntegration {
+  return {
+    name: 'astro-quire',
+    hooks: {
+      'astro:config:setup': ({ config, command, injectRoute, updateConfig, logger }) => {
+        if (command === 'build' && !config.adapter) {
+          throw new Error(
+            'astro-quire serves its API on demand, so the site needs a server adapter. '
+            + 'Run `npx astro add node` (or add `adapter: node({ mode: "standalone" })` from @astrojs/node to astro.config.mjs).',
+          );
+        }
+        const options = resolveOptions(userOptions, {
+          projectRoot: fileURLToPath(config.root),
+          mode: command === 'dev' ? 'dev' : 'production',
+        });
+        updateConfig({
+          vite: {
+            plugins: [configPlugin(options)],
+            // The route imports a virtual module, so Vite must bundle the package rather than leave it to Node.
+            ssr: { noExternal: ['astro-quire'] },
+          },
+        });
+        injectRoute({
+          pattern: `${options.prefix}/[...path]`,
+          entrypoint: new URL('./routes/api.js', import.meta.url),
+          prerender: false,
+        });
+        if (command === 'dev') logger.info(describeStartup(options, options.contentRoot, effectiveAuth(options.auth)?.type));
+      },
+    },
+  };
+}
+
+export default quire;

@@ -1,0 +1,59 @@
+import type { ContentType, Item, ItemHome, StoredLocale } from './types.js';
+
+const sameHome = (a: ItemHome, b: ItemHome) => a.kind === b.kind && a.site === b.site && a.collection === b.collection;
+
+/** Every item in memory, keyed by ID, with each item's list manifest cached until the item changes. */
+export class ItemIndex {
+  readonly items = new Map<string, Item>();
+  readonly #manifests = new Map<string, string>();
+
+  get(id: string): Item | undefined {
+    return this.items.get(id);
+  }
+
+  /**
+   * Records a locale. Returns false when the ID already belongs to an item elsewhere (another
+   * folder or type): IDs are unique across the content root, so the later file is ignored.
+   */
+  setLocale(home: ItemHome, id: string, type: ContentType, locale: string, stored: StoredLocale): boolean {
+    let item = this.items.get(id);
+    if (item && (!sameHome(item, home) || item.type !== type)) {
+      const onlyThisFile = item.locales.size === 1 && item.locales.get(locale)?.path === stored.path;
+      if (!onlyThisFile) return false;
+      item = undefined;
+    }
+    if (!item) {
+      item = { id, type, kind: home.kind, collection: home.collection, ...(home.site ? { site: home.site } : {}), locales: new Map() };
+      this.items.set(id, item);
+    }
+    item.locales.set(locale, stored);
+    this.#manifests.delete(id);
+    return true;
+  }
+
+  /** Forgets a locale if it is still the one stored at `path`; an item with no locales left is gone. */
+  removeLocale(id: string, locale: string, path?: string): void {
+    const item = this.items.get(id);
+    const stored = item?.locales.get(locale);
+    if (!item || !stored || (path && stored.path !== path)) return;
+    item.locales.delete(locale);
+    this.#manifests.delete(id);
+    if (item.locales.size === 0) this.items.delete(id);
+  }
+
+  /** Every (id, locale) whose file lies under `folder`. */
+  *localesUnder(folder: string): Generator<[string, string]> {
+    for (const item of this.items.values()) {
+      for (const [locale, stored] of item.locales) if (stored.path.startsWith(folder)) yield [item.id, locale];
+    }
+  }
+
+  cachedManifest(id: string, render: () => string): string {
+    let json = this.#manifests.get(id);
+    if (json === undefined) {
+      json = render();
+      this.#manifests.set(id, json);
+    }
+    return json;
+  }
+}

@@ -1,0 +1,377 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { QuireError } from '../errors.js';
+import type { SiteConfig, SitesSource } from '../sites/sites-config.js';
+import { KeyedLock } from '../util/keyed-lock.js';
+import { contentEtagOf } from './etag.js';
+import { serializeLocaleFile } from './files.js';
+import { matchesFilters, type ListFilters } from './filters.js';
+import { idBase, uniqueId } from './ids.js';
+import { ItemIndex } from './item-index.js';
+import { applyLocaleUpdate, mergeMeta, type DateInput, type LocaleUpdate } from './locale-update.js';
+import { localeFilePath } from './paths.js';
+import { createIndexSync, signatureOf, storedLocale } from './sync.js';
+import type { ContentData, ContentType, Item, ItemHome, Kind, LocaleFile, Meta } from './types.js';
+import { currentEtag, entryOf, isStale, localizedEntryOf } from './views.js';
+
+export interface CreateInput {
+  kind: Kind;
+  site?: string;
+  collection: string;
+  type: ContentType;
+  name?: string;
+  meta?: Meta;
+  locales: Record<string, {
+    pathname?: string;
+    publishAt?: DateInput;
+    unpublishAt?: DateInput;
+    meta?: Meta;
+    content?: ContentData;
+    inherit?: boolean;
+  }>;
+}
+
+export interface BatchOperation { id: string; locale: string; data: LocaleUpdate; etag: string }
+/** An operation the HTTP layer already found invalid: reported in place, like any other failure. */
+export interface RejectedOperation { id: string; locale: string; error: QuireError }
+
+export interface StoreOptions {
+  root: string;
+  sites: SitesSource;
+  metadataBytes: number;
+  /** Folders under the root that hold no content (the assets folder). */
+  excluded: string[];
+}
+
+/** Who is writing, for attribution. */
+export type Author = string | undefined;
+
+/**
+ * The content store: every read answers from the in-memory index (kept equal to the files),
+ * every write runs under its item's lock as check-etag → write file atomically → update index.
+ */
+export function createContentStore(options: StoreOptions) {
+  const { root, sites } = options;
+  const index = new ItemIndex();
+  const itemLocks = new KeyedLock();
+  const namingLock = new KeyedLock();
+  const withItemLock = <T>(id: string, task: () => Promise<T>) => itemLocks.run(id, task);
+  const sync = createIndexSync(root, index, { excluded: options.excluded, withItemLock });
+
+  // ---- scope rules (DECISIONS §3) ----
+
+  function siteConfig(site: string): SiteConfig {
+    const config = sites.get().sites[site];
+    if (!config) throw new QuireError('SITE_NOT_FOUND', `No site named "${site}" in sites.json.`, { site });
+    return config;
+  }
+
+  function scopeOf(home: ItemHome): { defaultLocale: string; locales: readonly string[] } {
+    if (home.site !== undefined) {
+      const site = siteConfig(home.site);
+      return { defaultLocale: site.defaultLocale, locales: site.locales };
+    }
+    const { globalLocales } = sites.get();
+    return { defaultLocale: globalLocales[0]!, locales: globalLocales };
+  }
+
+  function expectedLocales(item: Item): readonly string[] {
+    if (item.site === undefined) return sites.get().globalLocales;
+    return sites.get().sites[item.site]?.locales ?? [];
+  }
+
+  function requireConfiguredLocale(home: ItemHome, locale: string, locales: readonly string[]) {
+    if (!locales.includes(locale)) {
+      const where = home.site !== undefined ? `site "${home.site}"` : 'globalLocales';
+      throw new QuireError('INVALID_REQUEST', `Locale ${locale} is not configured for ${where} in sites.json (configured: ${locales.join(', ')}).`, { field: 'locale', locale, allowed: locales });
+    }
+  }
+
+  function checkMetaSize(meta: Meta, locale: string) {
+    const bytes = Buffer.byteLength(JSON.stringify(meta));
+    if (bytes > options.metadataBytes) {
+      throw new QuireError('METADATA_TOO_LARGE', `The meta of locale ${locale} is ${bytes} bytes; the limit is ${options.metadataBytes} (limits.metadataBytes).`, { locale, bytes, limit: options.metadataBytes });
+    }
+  }
+
+  // ---- uniqueness ----
+
+  function pathnameOwner(site: string, locale: string, pathname: string, exceptId?: string): string | undefined {
+    for (const item of index.items.values()) {
+      if (item.kind === 'page' && item.site === site && item.id !== exceptId && item.locales.get(locale)?.file.pathname === pathname) return item.id;
+    }
+    return undefined;
+  }
+
+  function nameOwner(home: ItemHome, name: string, exceptId?: string): string | undefined {
+    for (const item of index.items.values()) {
+      if (item.kind !== home.kind || item.site !== home.site || item.collection !== home.collection || item.id === exceptId) continue;
+      for (const stored of item.locales.values()) if (stored.file.name === name) return item.id;
+    }
+    return undefined;
+  }
+
+  function assertPathnameFree(site: string, locale: string, pathname: string, exceptId?: string) {
+    const owner = pathnameOwner(site, locale, pathname, exceptId);
+    if (owner) throw new QuireError('PATHNAME_TAKEN', `The pathname ${pathname} is already used by "${owner}" in site "${site}" (${locale}).`, { pathname, locale, existingId: owner });
+  }
+
+  function assertNameFree(home: ItemHome, name: string, exceptId?: string) {
+    const owner = nameOwner(home, name, exceptId);
+    if (owner) throw new QuireError('ALREADY_EXISTS', `A ${home.kind} named "${name}" already exists in collection "${home.collection}" ("${owner}").`, { name, existingId: owner });
+  }
+
+  // ---- files ----
+
+  async function writeLocale(item: ItemHome & { id: string; type: ContentType }, locale: string, file: LocaleFile) {
+    const filePath = localeFilePath(root, item, item.id, locale, item.type);
+    try {
+      await fs.mkdir(path.dirname(filePath), { recursive: true });
+      await writeFileAtomic(filePath, serializeLocaleFile(item.type, file));
+      const stored = storedLocale(file, filePath, signatureOf(await fs.lstat(filePath)));
+      index.setLocale(item, item.id, item.type, locale, stored);
+      return stored;
+    } catch (error) {
+      throw new QuireError('WRITE_ERROR', `Could not write ${filePath}: ${(error as Error).message}`, { file: filePath }, { cause: error });
+    }
+  }
+
+  async function deleteLocale(item: Item, locale: string) {
+    const stored = item.locales.get(locale)!;
+    try {
+      await fs.rm(stored.path, { force: true });
+    } catch (error) {
+      throw new QuireError('WRITE_ERROR', `Could not delete ${stored.path}: ${(error as Error).message}`, { file: stored.path }, { cause: error });
+    }
+    index.removeLocale(item.id, locale);
+  }
+
+  // ---- helpers for operations ----
+
+  function requireItem(id: string): Item {
+    const item = index.get(id);
+    if (!item) throw new QuireError('CONTENT_NOT_FOUND', `No content with ID "${id}".`, { id });
+    return item;
+  }
+
+  function requireLocale(item: Item, locale: string) {
+    const stored = item.locales.get(locale);
+    if (!stored) throw new QuireError('CONTENT_NOT_FOUND', `Content "${item.id}" has no locale ${locale}.`, { id: item.id, locale });
+    return stored;
+  }
+
+  function checkEtag(item: Item, locale: string, etag: string) {
+    const current = currentEtag(item, requireLocale(item, locale));
+    if (etag !== current) {
+      throw new QuireError('STALE_WRITE', `Content "${item.id}" (${locale}) changed since it was read: reload it and apply your change again.`, { id: item.id, locale, currentEtag: current });
+    }
+  }
+
+  /** Runs one item's operation after the index has caught up with the disk, under that item's lock. */
+  async function onItem<T>(id: string, task: (item: Item) => Promise<T>): Promise<T> {
+    await sync.fresh();
+    return withItemLock(id, () => task(requireItem(id)));
+  }
+
+  async function updateLocale(id: string, locale: string, update: LocaleUpdate, etag: string, by: Author) {
+    return onItem(id, async (item) => {
+      const { defaultLocale, locales } = scopeOf(item);
+      const previous = item.locales.get(locale);
+      if (previous && etag !== '') checkEtag(item, locale, etag);
+      if (!previous) {
+        requireConfiguredLocale(item, locale, locales);
+        // A new translation of a fragment or data entry keeps the item's name unless it is given one.
+        const name = item.locales.get(defaultLocale)?.file.name;
+        if (item.kind !== 'page' && update.name === undefined && name !== undefined) update = { ...update, name };
+      }
+      const file = applyLocaleUpdate(previous?.file, update, {
+        kind: item.kind, type: item.type, locale, defaultLocale,
+        sourceContentEtag: item.locales.get(defaultLocale)?.contentEtag,
+        now: new Date().toISOString(), by,
+      });
+      checkMetaSize(file.meta, locale);
+      const renames = (file.pathname !== previous?.file.pathname) || (file.name !== previous?.file.name);
+      const write = async () => {
+        if (item.kind === 'page' && file.pathname !== previous?.file.pathname) assertPathnameFree(item.site!, locale, file.pathname!, item.id);
+        if (file.name !== undefined && file.name !== previous?.file.name) assertNameFree(item, file.name, item.id);
+        return writeLocale(item, locale, file);
+      };
+      const stored = renames ? await namingLock.run('names', write) : await write();
+      return { etag: currentEtag(item, stored), modified: file.modified };
+    });
+  }
+
+  type Transition = 'mark-reviewed' | 'break-inheritance' | 'revert-to-inherited';
+
+  async function transition(kind: Transition, id: string, locale: string, etag: string, by: Author) {
+    return onItem(id, async (item) => {
+      const { defaultLocale } = scopeOf(item);
+      const stored = requireLocale(item, locale);
+      checkEtag(item, locale, etag);
+      const state = stored.file.inheritance?.state;
+      const wanted = kind === 'revert-to-inherited' ? 'customized' : 'inherited';
+      if (locale === defaultLocale || state !== wanted) {
+        throw new QuireError('INVALID_REQUEST', `${kind} applies to a ${wanted} locale; ${locale} of "${id}" is ${locale === defaultLocale ? 'the default locale' : (state ?? 'not inheriting')}.`, { id, locale, state: state ?? null });
+      }
+      const source = item.locales.get(stored.file.inheritance!.from);
+      const sourceEtag = source?.contentEtag;
+      const file: LocaleFile = { ...stored.file, modified: new Date().toISOString() };
+      if (by) file.modifiedBy = by;
+      else delete file.modifiedBy;
+      if (kind === 'mark-reviewed') {
+        file.inheritance = { ...file.inheritance!, inheritedEtag: sourceEtag };
+      } else if (kind === 'break-inheritance') {
+        file.inheritance = { ...file.inheritance!, state: 'customized', inheritedEtag: sourceEtag };
+        file.content = source?.file.content ?? {};
+      } else {
+        file.inheritance = { state: 'inherited', from: defaultLocale, inheritedEtag: item.locales.get(defaultLocale)?.contentEtag };
+        delete file.content;
+      }
+      const written = await writeLocale(item, locale, file);
+      return { etag: currentEtag(item, written) };
+    });
+  }
+
+  return {
+    ready: sync.ready,
+    close: sync.close,
+
+    async collections(): Promise<string[]> {
+      await sync.fresh();
+      const names = new Set<string>();
+      for (const item of index.items.values()) if (item.kind !== 'data') names.add(item.collection);
+      return [...names].sort();
+    },
+
+    /** Items matching the filters, in ID order. */
+    async list(filters: ListFilters): Promise<Item[]> {
+      await sync.fresh();
+      const now = Date.now();
+      const items: Item[] = [];
+      for (const item of index.items.values()) {
+        if (matchesFilters(item, filters, filters.localization ? expectedLocales(item) : [], now)) items.push(item);
+      }
+      return items.sort((a, b) => (a.id < b.id ? -1 : 1));
+    },
+
+    async needsReview(locale: string, kind?: Kind): Promise<Item[]> {
+      await sync.fresh();
+      const items: Item[] = [];
+      for (const item of index.items.values()) {
+        if (kind && item.kind !== kind) continue;
+        const stored = item.locales.get(locale);
+        if (stored && isStale(item, stored)) items.push(item);
+      }
+      return items.sort((a, b) => (a.id < b.id ? -1 : 1));
+    },
+
+    /** The list manifest of an item as JSON, cached until the item changes. */
+    manifestJson: (item: Item) => index.cachedManifest(item.id, () => JSON.stringify(entryOf(item, false))),
+
+    async get(id: string) {
+      await sync.fresh();
+      return entryOf(requireItem(id), true);
+    },
+
+    async getLocale(id: string, locale: string) {
+      await sync.fresh();
+      const item = requireItem(id);
+      const stored = requireLocale(item, locale);
+      return { entry: localizedEntryOf(item, locale, stored), etag: currentEtag(item, stored) };
+    },
+
+    async create(input: CreateInput, by: Author) {
+      await sync.fresh();
+      const home: ItemHome = { kind: input.kind, collection: input.collection, ...(input.site !== undefined && { site: input.site }) };
+      const { defaultLocale, locales } = scopeOf(home);
+      const localeCodes = Object.keys(input.locales);
+      if (!localeCodes.includes(defaultLocale)) {
+        throw new QuireError('MISSING_REQUIRED_FIELD', `locales must include the default locale ${defaultLocale}.`, { fields: [{ field: `locales.${defaultLocale}`, message: 'The default locale is required' }] });
+      }
+      for (const locale of localeCodes) requireConfiguredLocale(home, locale, locales);
+      const now = new Date().toISOString();
+      // The default locale first: the others take their inheritance from it.
+      const ordered = [defaultLocale, ...localeCodes.filter((locale) => locale !== defaultLocale)];
+      const files = new Map<string, LocaleFile>();
+      let sourceContentEtag: string | undefined;
+      for (const locale of ordered) {
+        const { meta, ...rest } = input.locales[locale]!;
+        if (rest.content === undefined && !rest.inherit) {
+          throw new QuireError('MISSING_REQUIRED_FIELD', `Locale ${locale} needs content (or inherit: true to take the default locale's).`, { fields: [{ field: `locales.${locale}.content`, message: 'Required' }] });
+        }
+        const file = applyLocaleUpdate(undefined, { ...rest, meta: mergeMeta(input.meta ?? {}, meta), ...(input.name !== undefined && { name: input.name }) }, {
+          kind: input.kind, type: input.type, locale, defaultLocale, sourceContentEtag, now, by,
+        });
+        checkMetaSize(file.meta, locale);
+        files.set(locale, file);
+        if (locale === defaultLocale) sourceContentEtag = contentEtagOf(file.content);
+      }
+      return namingLock.run('names', async () => {
+        await sync.fresh();
+        if (input.kind === 'page') {
+          for (const [locale, file] of files) assertPathnameFree(input.site!, locale, file.pathname!);
+        } else if (input.name !== undefined) {
+          assertNameFree(home, input.name);
+        }
+        // A fragment or data entry created without a name is named by its ID, so it can be looked up by name.
+        const unnamed = input.kind !== 'page' && input.name === undefined;
+        const id = uniqueId(
+          idBase(input.kind, { ...input, pathname: files.get(defaultLocale)!.pathname }),
+          (candidate) => index.get(candidate) !== undefined || (unnamed && nameOwner(home, candidate) !== undefined),
+        );
+        if (unnamed) for (const file of files.values()) file.name = id;
+        const item = { ...home, id, type: input.type };
+        return withItemLock(id, async () => {
+          let etag = '';
+          for (const [locale, file] of files) {
+            const stored = await writeLocale(item, locale, file);
+            if (locale === defaultLocale) etag = currentEtag(index.get(id)!, stored);
+          }
+          return { id, etag, created: now };
+        });
+      });
+    },
+
+    updateLocale,
+
+    /** Deletes one locale, or (without `locale`) the whole item; `etag` is that locale's, or the default locale's. */
+    async remove(id: string, locale: string | undefined, etag: string) {
+      return onItem(id, async (item) => {
+        const { defaultLocale } = scopeOf(item);
+        const target = locale ?? (item.locales.has(defaultLocale) ? defaultLocale : [...item.locales.keys()][0]!);
+        checkEtag(item, target, etag);
+        if (locale === undefined) {
+          for (const code of [...item.locales.keys()]) await deleteLocale(item, code);
+          return;
+        }
+        if (locale === defaultLocale && item.locales.size > 1) {
+          throw new QuireError('INVALID_REQUEST', `The default locale ${defaultLocale} of "${id}" cannot be deleted while other locales exist; delete them first, or delete the whole item.`, { id, locale });
+        }
+        await deleteLocale(item, locale);
+      });
+    },
+
+    /** Applies each operation on its own; one failure does not undo the others. */
+    async batch(operations: Array<BatchOperation | RejectedOperation>, by: Author) {
+      const results = [];
+      for (const operation of operations) {
+        try {
+          if ('error' in operation) throw operation.error;
+          const { etag } = await updateLocale(operation.id, operation.locale, operation.data, operation.etag, by);
+          results.push({ id: operation.id, locale: operation.locale, updated: true, etag });
+        } catch (error) {
+          if (!(error instanceof QuireError)) throw error;
+          results.push({ id: operation.id, locale: operation.locale, updated: false, error: { code: error.code, message: error.message } });
+        }
+      }
+      return results;
+    },
+
+    markReviewed: (id: string, locale: string, etag: string, by: Author) => transition('mark-reviewed', id, locale, etag, by),
+    breakInheritance: (id: string, locale: string, etag: string, by: Author) => transition('break-inheritance', id, locale, etag, by),
+    revertToInherited: (id: string, locale: string, etag: string, by: Author) => transition('revert-to-inherited', id, locale, etag, by),
+  };
+}
+
+export type ContentStore = ReturnType<typeof createContentStore>;

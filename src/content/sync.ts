@@ -1,0 +1,124 @@
+import type { Stats } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fsErrorCode } from '../errors.js';
+import { contentEtagOf, metaEtagOf } from './etag.js';
+import { parseLocaleFile } from './files.js';
+import type { ItemIndex } from './item-index.js';
+import { parseContentPath } from './paths.js';
+import type { LocaleFile, StoredLocale } from './types.js';
+import { createFolderWatcher } from './watch.js';
+
+export const signatureOf = (stat: Stats) => `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+
+export function storedLocale(file: LocaleFile, filePath: string, signature: string): StoredLocale {
+  return { file, metaEtag: metaEtagOf(file), contentEtag: file.content ? contentEtagOf(file.content) : '', path: filePath, signature };
+}
+
+type WithItemLock = <T>(id: string, task: () => Promise<T>) => Promise<T>;
+
+const SCAN_CONCURRENCY = 64;
+
+/**
+ * Keeps the index equal to the files: one full scan at start, then every path a folder watcher
+ * reports goes through the same `syncFile`, which skips files whose lstat signature is unchanged
+ * (the store's own writes record theirs, so their watcher echoes cost one lstat).
+ */
+export function createIndexSync(root: string, index: ItemIndex, options: { excluded: string[]; withItemLock: WithItemLock }) {
+  const dirty = new Set<string>();
+  const watcher = createFolderWatcher((changed) => dirty.add(changed));
+  const isExcluded = (folder: string) => options.excluded.some((excluded) => folder === excluded || folder.startsWith(excluded + path.sep))
+    || path.basename(folder).startsWith('.') || path.basename(folder) === 'node_modules';
+  let draining: Promise<void> | null = null;
+
+  async function syncFile(filePath: string): Promise<void> {
+    const where = parseContentPath(path.relative(root, filePath));
+    if (!where) return;
+    await options.withItemLock(where.id, async () => {
+      let stat: Stats;
+      try {
+        stat = await fs.lstat(filePath);
+      } catch (error) {
+        if (fsErrorCode(error) !== 'ENOENT') throw error;
+        index.removeLocale(where.id, where.locale, filePath);
+        return;
+      }
+      if (!stat.isFile()) return;
+      const signature = signatureOf(stat);
+      if (index.get(where.id)?.locales.get(where.locale)?.signature === signature) return;
+      let parsed;
+      try {
+        parsed = parseLocaleFile(await fs.readFile(filePath, 'utf8'), where.extension);
+      } catch (error) {
+        console.warn(`[astro-quire] skipping ${filePath}: ${(error as Error).message}`);
+        index.removeLocale(where.id, where.locale, filePath);
+        return;
+      }
+      const stamp = stat.mtime.toISOString();
+      const file: LocaleFile = { ...parsed.file, created: parsed.file.created ?? stamp, modified: parsed.file.modified ?? stamp };
+      if (!index.setLocale(where, where.id, parsed.type, where.locale, storedLocale(file, filePath, signature))) {
+        console.warn(`[astro-quire] skipping ${filePath}: the ID "${where.id}" already belongs to another item.`);
+      }
+    });
+  }
+
+  async function scanFolder(folder: string): Promise<void> {
+    const files: string[] = [];
+    const walk = async (current: string): Promise<void> => {
+      if (isExcluded(current)) return;
+      watcher.add(current);
+      const entries = await fs.readdir(current, { withFileTypes: true }).catch(() => []);
+      const subfolders: string[] = [];
+      for (const entry of entries) {
+        const full = path.join(current, entry.name);
+        if (entry.isDirectory()) subfolders.push(full);
+        else if (entry.isFile()) files.push(full);
+      }
+      await Promise.all(subfolders.map(walk));
+    };
+    await walk(folder);
+    for (let start = 0; start < files.length; start += SCAN_CONCURRENCY) {
+      await Promise.all(files.slice(start, start + SCAN_CONCURRENCY).map(syncFile));
+    }
+  }
+
+  async function syncPath(changed: string): Promise<void> {
+    const stat = await fs.lstat(changed).catch(() => null);
+    if (stat?.isDirectory()) return scanFolder(changed);
+    if (!stat) {
+      // A vanished folder takes its files with it without a per-file event.
+      watcher.removeTree(changed);
+      for (const [id, locale] of [...index.localesUnder(changed + path.sep)]) {
+        await options.withItemLock(id, async () => index.removeLocale(id, locale));
+      }
+    }
+    await syncFile(changed);
+  }
+
+  async function drain(): Promise<void> {
+    while (dirty.size > 0) {
+      const batch = [...dirty];
+      dirty.clear();
+      for (const changed of batch) {
+        await syncPath(changed).catch((error) => console.warn(`[astro-quire] could not read ${changed}: ${(error as Error).message}`));
+      }
+    }
+  }
+
+  const ready = fs.mkdir(root, { recursive: true }).then(() => scanFolder(root));
+
+  return {
+    ready,
+    /** Resolves once every change reported so far is in the index. */
+    async fresh(): Promise<void> {
+      await ready;
+      // Let file events that are already queued reach the dirty set before looking at it.
+      await new Promise((resolve) => setImmediate(resolve));
+      while (dirty.size > 0 || draining) {
+        draining ??= drain().finally(() => { draining = null; });
+        await draining;
+      }
+    },
+    close: () => watcher.closeAll(),
+  };
+}

@@ -1,0 +1,37 @@
+import { Hono } from 'hono';
+import type { ContentStore } from '../content/store.js';
+import type { IdentityVerifier } from '../identity/types.js';
+import type { AppEnv } from './app-env.js';
+import { identityMiddleware } from './identity-middleware.js';
+import { createAllowedMethods } from './method-guard.js';
+import { errorResponse, onError } from './on-error.js';
+import { authRoutes } from './routes/auth.js';
+import { contentRoutes } from './routes/content.js';
+
+export interface AppDependencies {
+  prefix: string;
+  store: ContentStore;
+  verifyIdentity: IdentityVerifier;
+  requireIdentity: boolean;
+  limits: { jsonBodyBytes: number };
+}
+
+/** The whole API: one sub-app per table of the interface, one error handler, 404 and 405 from the route table. */
+export function createApp(deps: AppDependencies) {
+  const app = new Hono<AppEnv>({ strict: false });
+  const api = app.basePath(deps.prefix);
+  api.use('*', identityMiddleware(deps.verifyIdentity, { requireIdentity: deps.requireIdentity, publicPath: `${deps.prefix}/auth/user` }));
+  api.route('/auth', authRoutes());
+  api.route('/content', contentRoutes(deps.store, deps.limits));
+
+  const allowedMethods = createAllowedMethods(app.routes);
+  app.notFound((c) => {
+    const allowed = allowedMethods(c.req.path);
+    if (allowed.length > 0) {
+      return errorResponse('METHOD_NOT_ALLOWED', `${c.req.method} is not allowed here; use ${allowed.join(', ')}.`, { allowed }, { allow: allowed.join(', ') });
+    }
+    return errorResponse('ROUTE_NOT_FOUND', `No API route at ${c.req.path}.`);
+  });
+  app.onError(onError);
+  return app;
+}

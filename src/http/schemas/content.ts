@@ -1,0 +1,108 @@
+import * as v from 'valibot';
+import { CollectionName, ContentId, LocaleCode, Pathname, SiteName } from '../../content/codes.js';
+import { KINDS, TYPES } from '../../content/types.js';
+import { commaList } from '../validate.js';
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** An ISO 8601 date-time, or null / false / "" to unset it. */
+const DateField = v.optional(v.union([
+  v.pipe(v.string(), v.check((value) => value === '' || (ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value))), 'Expected an ISO 8601 date-time such as 2026-01-31T09:00:00Z, or null to unset it')),
+  v.null(),
+  v.literal(false),
+], 'Expected an ISO 8601 date-time, or null / false / "" to unset it'));
+
+const MetaValueString = v.optional(v.nullable(v.string()));
+const MetaValueList = v.optional(v.nullable(v.array(v.string())));
+
+/** Partial ContentMeta: the known fields are typed, any other key is allowed; null removes a key. */
+const MetaSchema = v.looseObject({
+  title: MetaValueString,
+  description: MetaValueString,
+  author: MetaValueString,
+  tags: MetaValueList,
+  keywords: MetaValueList,
+  ogTitle: MetaValueString,
+  ogDescription: MetaValueString,
+  ogImage: MetaValueString,
+});
+
+const ContentDataSchema = v.strictObject({
+  visualData: v.optional(v.unknown()),
+  mdx: v.optional(v.string()),
+  data: v.optional(v.record(v.string(), v.unknown())),
+});
+
+const NameField = v.optional(CollectionName);
+
+export const LocaleUpdateSchema = v.object({
+  pathname: v.optional(Pathname),
+  name: NameField,
+  publishAt: DateField,
+  unpublishAt: DateField,
+  meta: v.optional(MetaSchema),
+  content: v.optional(ContentDataSchema),
+  inherit: v.optional(v.boolean()),
+});
+
+const LocaleCreateSchema = v.object({
+  pathname: v.optional(Pathname),
+  publishAt: DateField,
+  unpublishAt: DateField,
+  meta: v.optional(MetaSchema),
+  content: v.optional(ContentDataSchema),
+  inherit: v.optional(v.boolean()),
+});
+
+export const CreateContentSchema = v.pipe(
+  v.object({
+    kind: v.picklist(KINDS),
+    site: v.optional(SiteName),
+    collection: CollectionName,
+    type: v.picklist(TYPES),
+    name: NameField,
+    meta: v.optional(MetaSchema),
+    locales: v.pipe(
+      v.record(LocaleCode, LocaleCreateSchema),
+      v.check((locales) => Object.keys(locales).length > 0, 'Expected at least one locale'),
+    ),
+  }),
+  v.forward(v.check((input) => !(input.kind === 'data' && input.site !== undefined), 'Data entries are global and take no site'), ['site']),
+  v.forward(v.check((input) => input.kind !== 'page' || input.name === undefined, 'Pages have pathnames, not names'), ['name']),
+  v.forward(v.check((input) => input.kind !== 'data' || input.type === 'json', 'Data entries have type json'), ['type']),
+  v.forward(v.check((input) => input.kind !== 'fragment' || input.type !== 'json', 'Fragments have type visual or mdx'), ['type']),
+);
+
+/** A page needs a site: checked on its own so that its absence is MISSING_REQUIRED_FIELD. */
+export const PageSiteSchema = v.object({ site: SiteName });
+
+export const ListQuerySchema = v.object({
+  kind: v.optional(v.picklist(KINDS)),
+  site: v.optional(v.string()),
+  collection: v.optional(v.string()),
+  type: v.optional(v.picklist(TYPES)),
+  locales: v.optional(commaList),
+  published: v.optional(v.pipe(v.picklist(['true', 'false']), v.transform((value) => value === 'true'))),
+  localization: v.optional(v.picklist(['complete', 'partial', 'one'])),
+  missingLocales: v.optional(commaList),
+});
+
+export const NeedsReviewQuerySchema = v.object({
+  locale: LocaleCode,
+  kind: v.optional(v.picklist(KINDS)),
+});
+
+export const WriteQuerySchema = v.object({ locale: LocaleCode, etag: v.optional(v.string(), '') });
+export const TransitionQuerySchema = v.object({ locale: LocaleCode, etag: v.string() });
+export const DeleteQuerySchema = v.object({ locale: v.optional(LocaleCode) });
+
+export const BatchSchema = v.object({
+  operations: v.pipe(v.array(v.unknown()), v.maxLength(1000, 'At most 1000 operations per batch')),
+});
+
+export const BatchOperationSchema = v.object({
+  id: ContentId,
+  locale: LocaleCode,
+  data: LocaleUpdateSchema,
+  etag: v.optional(v.string(), ''),
+});

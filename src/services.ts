@@ -1,0 +1,51 @@
+import path from 'node:path';
+import { describeStartup, type ResolvedOptions } from './config/resolve.js';
+import { createContentStore } from './content/store.js';
+import { createApp } from './http/app.js';
+import { effectiveAuth } from './identity/auth-config.js';
+import { createIdentityVerifier } from './identity/create-verifier.js';
+import { createSitesConfig } from './sites/sites-config.js';
+
+/** The content root in force: the option if it was given, else `CONTENT_PATH` read now (a built server may be moved). */
+function runtimeContentRoot(options: ResolvedOptions): string {
+  if (options.contentRootFixed || !process.env.CONTENT_PATH) return options.contentRoot;
+  return path.resolve(process.env.CONTENT_PATH);
+}
+
+function createServices(options: ResolvedOptions) {
+  const root = runtimeContentRoot(options);
+  const assetsDir = options.assets.dir === path.join(options.contentRoot, 'assets') ? path.join(root, 'assets') : options.assets.dir;
+  const auth = effectiveAuth(options.auth);
+  const sites = createSitesConfig(root);
+  const store = createContentStore({ root, sites, metadataBytes: options.limits.metadataBytes, excluded: [assetsDir] });
+  const app = createApp({
+    prefix: options.prefix,
+    store,
+    verifyIdentity: createIdentityVerifier(auth),
+    requireIdentity: options.requireIdentity,
+    limits: options.limits,
+  });
+  // In dev the integration already said this at startup; a built server says it when it first serves the API.
+  if (options.mode === 'production') console.info(`[astro-quire] ${describeStartup(options, root, auth?.type)}`);
+  return { app, store, sites };
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+const REGISTRY = Symbol.for('astro-quire.services');
+type Registry = { key: string; services: Services };
+
+/**
+ * One set of services per process: Vite may evaluate the route module more than once in dev,
+ * and each copy must share the same index, watchers and locks.
+ */
+export function getServices(options: ResolvedOptions): Services {
+  const holder = globalThis as typeof globalThis & { [REGISTRY]?: Registry };
+  const key = JSON.stringify(options);
+  const current = holder[REGISTRY];
+  if (current?.key === key) return current.services;
+  current?.services.store.close();
+  const services = createServices(options);
+  holder[REGISTRY] = { key, services };
+  return services;
+}
