@@ -1,0 +1,165 @@
+import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseLocaleFile, serializeLocaleFile } from '../src/content/files.js';
+import { createContentStore, type ContentStore } from '../src/content/store.js';
+import { QuireError } from '../src/errors.js';
+import { createSitesConfig } from '../src/sites/sites-config.js';
+
+const SITES = { sites: { web: { locales: ['en', 'de'], defaultLocale: 'en' } }, globalLocales: ['en', 'de'] };
+
+describe('content store', () => {
+  let root: string;
+  let stores: ContentStore[];
+
+  const open = () => {
+    const store = createContentStore({ root, sites: createSitesConfig(root), metadataBytes: 1024, excluded: [path.join(root, 'assets')] });
+    stores.push(store);
+    return store;
+  };
+
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'quire-store-'));
+    await writeFile(path.join(root, 'sites.json'), JSON.stringify(SITES));
+    stores = [];
+  });
+
+  afterEach(async () => {
+    for (const store of stores) store.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  const page = (pathname: string) => ({
+    kind: 'page' as const, site: 'web', collection: 'pages', type: 'mdx' as const,
+    locales: {
+      en: { pathname, meta: { title: 'Hello', tags: ['a'] }, content: { mdx: '---\nnot front matter\n---\n# Hi' } },
+      de: { pathname: `/de${pathname}`, inherit: true },
+    },
+  });
+
+  it('gives the same entries and etags after a restart', async () => {
+    const first = open();
+    const { id } = await first.create(page('/start'), 'ada@example.com');
+    await first.updateLocale(id, 'en', { meta: { description: 'Ümlaut ✓' } }, '', undefined);
+    const before = await first.get(id);
+    first.close();
+    const second = open();
+    expect(await second.get(id)).toEqual(before);
+  });
+
+  it('round-trips MDX whose body looks like front matter', async () => {
+    const store = open();
+    const { id } = await store.create(page('/mdx'), undefined);
+    const text = await readFile(path.join(root, 'pages/web/pages', `${id}.en.mdx`), 'utf8');
+    expect(parseLocaleFile(text, 'mdx').file.content).toEqual({ mdx: '---\nnot front matter\n---\n# Hi' });
+    const inherited = await readFile(path.join(root, 'pages/web/pages', `${id}.de.mdx`), 'utf8');
+    expect(parseLocaleFile(inherited, 'mdx').file.content).toBeUndefined();
+  });
+
+  it('serializes with a fixed key order whatever order the fields came in', () => {
+    const a = serializeLocaleFile('visual', { meta: { title: 't' }, modified: 'm', created: 'c', pathname: '/p', content: { visualData: 1 } });
+    const b = serializeLocaleFile('visual', { content: { visualData: 1 }, pathname: '/p', created: 'c', modified: 'm', meta: { title: 't' } });
+    expect(a).toBe(b);
+  });
+
+  it('lets exactly one of many concurrent writers with the same etag win', async () => {
+    const store = open();
+    const { id, etag } = await store.create(page('/race'), undefined);
+    const results = await Promise.allSettled(Array.from({ length: 25 }, (_, n) =>
+      store.updateLocale(id, 'en', { meta: { title: `w${n}` } }, etag, undefined)));
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    for (const result of results) {
+      if (result.status === 'rejected') expect((result.reason as QuireError).code).toBe('STALE_WRITE');
+    }
+  });
+
+  it('never loses a write when many writers update distinct items at once', async () => {
+    const store = open();
+    const ids = await Promise.all(Array.from({ length: 30 }, (_, n) => store.create(page(`/p${n}`), undefined).then((created) => created.id)));
+    expect(new Set(ids).size).toBe(30);
+    await Promise.all(ids.map((id, n) => store.updateLocale(id, 'en', { meta: { title: `t${n}` } }, '', undefined)));
+    const reopened = open();
+    for (const [n, id] of ids.entries()) expect((await reopened.get(id)).locales.en!.meta.title).toBe(`t${n}`);
+  });
+
+  it('picks up files written, changed and removed by hand, and ignores temp files', async () => {
+    const store = open();
+    await store.list({});
+    const folder = path.join(root, 'data', 'authors');
+    await mkdir(folder, { recursive: true });
+    await writeFile(path.join(folder, 'ada.en.json'), JSON.stringify({ type: 'json', name: 'ada', meta: { title: 'Ada' }, content: { data: { x: 1 } } }));
+    await writeFile(path.join(folder, 'ada.en.json.12345'), 'half a write');
+    expect((await store.list({ collection: 'authors' })).map((item) => item.id)).toEqual(['ada']);
+    await writeFile(path.join(folder, 'ada.en.json'), JSON.stringify({ type: 'json', name: 'ada', meta: { title: 'Ada L.' }, content: { data: { x: 2 } } }));
+    expect((await store.get('ada')).locales.en!.meta.title).toBe('Ada L.');
+    await rm(path.join(folder, 'ada.en.json'));
+    expect(await store.list({ collection: 'authors' })).toEqual([]);
+  });
+
+  it('leaves no temp files behind after writes', async () => {
+    const store = open();
+    const { id } = await store.create(page('/clean'), undefined);
+    for (let n = 0; n < 10; n++) await store.updateLocale(id, 'en', { meta: { title: `v${n}` } }, '', undefined);
+    expect((await readdir(path.join(root, 'pages/web/pages'))).sort()).toEqual([`${id}.de.mdx`, `${id}.en.mdx`]);
+  });
+
+  it('keeps staleness computed: one write to the default locale marks every inheriting locale stale', async () => {
+    const store = open();
+    const { id, etag } = await store.create(page('/stale'), undefined);
+    const deFile = path.join(root, 'pages/web/pages', `${id}.de.mdx`);
+    const before = await readFile(deFile, 'utf8');
+    expect((await store.needsReview('de')).map((item) => item.id)).toEqual([]);
+    await store.updateLocale(id, 'en', { content: { mdx: 'v2' } }, etag, undefined);
+    expect((await store.needsReview('de')).map((item) => item.id)).toEqual([id]);
+    expect(await readFile(deFile, 'utf8')).toBe(before);
+  });
+
+  it('refuses metadata over the limit', async () => {
+    const store = open();
+    await expect(store.create({ ...page('/big'), meta: { description: 'x'.repeat(2000) } }, undefined))
+      .rejects.toMatchObject({ code: 'METADATA_TOO_LARGE' });
+  });
+});
+
+describe('sites.json', () => {
+  let root: string;
+  beforeEach(async () => { root = await mkdtemp(path.join(os.tmpdir(), 'quire-sites-')); });
+  afterEach(async () => { await rm(root, { recursive: true, force: true }); });
+
+  const errorFor = (text: string) => {
+    return writeFile(path.join(root, 'sites.json'), text).then(() => {
+      try {
+        createSitesConfig(root).get();
+      } catch (error) {
+        return error as QuireError;
+      }
+      throw new Error('expected an error');
+    });
+  };
+
+  it('defaults when missing', () => {
+    expect(createSitesConfig(root).get()).toEqual({ sites: {}, globalLocales: ['en'] });
+  });
+
+  it('names the file and the problem when invalid', async () => {
+    const broken = await errorFor('{ "sites": ');
+    expect(broken.code).toBe('INTERNAL_ERROR');
+    expect(broken.message).toContain('sites.json');
+    const wrongDefault = await errorFor(JSON.stringify({ sites: { web: { locales: ['en'], defaultLocale: 'de' } }, globalLocales: ['en'] }));
+    expect(wrongDefault.message).toContain('defaultLocale must be one of locales');
+  });
+
+  it('rejects site names that collide with fixed routes, naming the site', async () => {
+    const error = await errorFor(JSON.stringify({ sites: { assets: { locales: ['en'], defaultLocale: 'en' } }, globalLocales: ['en'] }));
+    expect(error.message).toContain('"assets"');
+  });
+
+  it('re-reads the file when it changes', async () => {
+    const sites = createSitesConfig(root);
+    await writeFile(path.join(root, 'sites.json'), JSON.stringify(SITES));
+    expect(Object.keys(sites.get().sites)).toEqual(['web']);
+    await writeFile(path.join(root, 'sites.json'), JSON.stringify({ ...SITES, sites: { ...SITES.sites, docs: { locales: ['en'], defaultLocale: 'en' } } }));
+    expect(Object.keys(sites.get().sites)).toEqual(['web', 'docs']);
+  });
+});
