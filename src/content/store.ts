@@ -119,7 +119,7 @@ export function createContentStore(options: StoreOptions) {
 
   function assertNameFree(home: ItemHome, name: string, exceptId?: string) {
     const owner = nameOwner(home, name, exceptId);
-    if (owner) throw new QuireError('ALREADY_EXISTS', `A ${home.kind} named "${name}" already exists in collection "${home.collection}" ("${owner}").`, { name, existingId: owner });
+    if (owner) throw new QuireError('ALREADY_EXISTS', `A ${home.kind === 'data' ? 'data entry' : home.kind} named "${name}" already exists in collection "${home.collection}" ("${owner}").`, { name, existingId: owner });
   }
 
   // ---- files ----
