@@ -12,7 +12,7 @@ export function quire(userOptions?: UserOptions): AstroIntegration {
   return {
     name: 'astro-quire',
     hooks: {
-      'astro:config:setup': ({ config, command, injectRoute, updateConfig, logger }) => {
+      'astro:config:setup': ({ config, command, injectRoute, addMiddleware, updateConfig, logger }) => {
         if (command === 'build' && !config.adapter) {
           throw new Error(
             'astro-quire serves its API on demand, so the site needs a server adapter. '
@@ -35,6 +35,9 @@ export function quire(userOptions?: UserOptions): AstroIntegration {
           entrypoint: new URL('./routes/api.js', import.meta.url),
           prerender: false,
         });
+        if (options.redirects) {
+          addMiddleware({ entrypoint: new URL('./routes/middleware.js', import.meta.url), order: 'pre' });
+        }
         if (command === 'dev') logger.info(describeStartup(options, options.contentRoot, effectiveAuth(options.auth)?.type));
       },
     },

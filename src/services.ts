@@ -4,6 +4,7 @@ import { createContentStore } from './content/store.js';
 import { createApp } from './http/app.js';
 import { effectiveAuth } from './identity/auth-config.js';
 import { createIdentityVerifier } from './identity/create-verifier.js';
+import { createRedirectLookup } from './sites/redirect-lookup.js';
 import { createSitesConfig } from './sites/sites-config.js';
 
 /** The content root in force: the option if it was given, else `CONTENT_PATH` read now (a built server may be moved). */
@@ -21,13 +22,14 @@ function createServices(options: ResolvedOptions) {
   const app = createApp({
     prefix: options.prefix,
     store,
+    sites,
     verifyIdentity: createIdentityVerifier(auth),
     requireIdentity: options.requireIdentity,
     limits: options.limits,
   });
   // In dev the integration already said this at startup; a built server says it when it first serves the API.
   if (options.mode === 'production') console.info(`[astro-quire] ${describeStartup(options, root, auth?.type)}`);
-  return { app, store, sites };
+  return { app, store, sites, redirectFor: createRedirectLookup(store, sites) };
 }
 
 export type Services = ReturnType<typeof createServices>;

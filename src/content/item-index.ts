@@ -6,6 +6,8 @@ const sameHome = (a: ItemHome, b: ItemHome) => a.kind === b.kind && a.site === b
 export class ItemIndex {
   readonly items = new Map<string, Item>();
   readonly #manifests = new Map<string, string>();
+  /** Bumped on every change, so values derived from all items know when to recompute. */
+  version = 0;
 
   get(id: string): Item | undefined {
     return this.items.get(id);
@@ -28,6 +30,7 @@ export class ItemIndex {
     }
     item.locales.set(locale, stored);
     this.#manifests.delete(id);
+    this.version++;
     return true;
   }
 
@@ -38,6 +41,7 @@ export class ItemIndex {
     if (!item || !stored || (path && stored.path !== path)) return;
     item.locales.delete(locale);
     this.#manifests.delete(id);
+    this.version++;
     if (item.locales.size === 0) this.items.delete(id);
   }
 

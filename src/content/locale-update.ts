@@ -87,7 +87,10 @@ export function applyLocaleUpdate(previous: LocaleFile | undefined, update: Loca
     file.inheritance = { ...file.inheritance, state: 'customized' };
   }
 
-  if (update.pathname !== undefined) file.pathname = update.pathname;
+  if (update.pathname !== undefined && update.pathname !== file.pathname) {
+    if (previous?.pathname !== undefined) file.previousPathnames = movedAwayFrom(previous, update.pathname);
+    file.pathname = update.pathname;
+  }
   if (update.name !== undefined) file.name = update.name;
   applyDate(file, 'publishAt', update.publishAt);
   applyDate(file, 'unpublishAt', update.unpublishAt);
@@ -98,4 +101,11 @@ export function applyLocaleUpdate(previous: LocaleFile | undefined, update: Loca
   if (context.by) file.modifiedBy = context.by;
   else delete file.modifiedBy;
   return file;
+}
+
+/** The old pathname joins the history (for redirects); a pathname moved back to leaves it. */
+function movedAwayFrom(previous: LocaleFile, next: string): string[] | undefined {
+  const history = (previous.previousPathnames ?? []).filter((pathname) => pathname !== next && pathname !== previous.pathname);
+  history.push(previous.pathname!);
+  return history;
 }

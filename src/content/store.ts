@@ -9,6 +9,7 @@ import { serializeLocaleFile } from './files.js';
 import { matchesFilters, type ListFilters } from './filters.js';
 import { idBase, uniqueId } from './ids.js';
 import { ItemIndex } from './item-index.js';
+import { findNamed } from './names.js';
 import { applyLocaleUpdate, mergeMeta, type DateInput, type LocaleUpdate } from './locale-update.js';
 import { localeFilePath } from './paths.js';
 import { createIndexSync, signatureOf, storedLocale } from './sync.js';
@@ -58,6 +59,7 @@ export function createContentStore(options: StoreOptions) {
   const namingLock = new KeyedLock();
   const withItemLock = <T>(id: string, task: () => Promise<T>) => itemLocks.run(id, task);
   const sync = createIndexSync(root, index, { excluded: options.excluded, withItemLock });
+  const derivedCache = new Map<string, { version: number; value: unknown }>();
 
   // ---- scope rules (DECISIONS §3) ----
 
@@ -104,13 +106,7 @@ export function createContentStore(options: StoreOptions) {
     return undefined;
   }
 
-  function nameOwner(home: ItemHome, name: string, exceptId?: string): string | undefined {
-    for (const item of index.items.values()) {
-      if (item.kind !== home.kind || item.site !== home.site || item.collection !== home.collection || item.id === exceptId) continue;
-      for (const stored of item.locales.values()) if (stored.file.name === name) return item.id;
-    }
-    return undefined;
-  }
+  const nameOwner = (home: ItemHome, name: string, exceptId?: string) => findNamed(index.items.values(), home, name, { exceptId })?.id;
 
   function assertPathnameFree(site: string, locale: string, pathname: string, exceptId?: string) {
     const owner = pathnameOwner(site, locale, pathname, exceptId);
@@ -198,7 +194,7 @@ export function createContentStore(options: StoreOptions) {
         return writeLocale(item, locale, file);
       };
       const stored = renames ? await namingLock.run('names', write) : await write();
-      return { etag: currentEtag(item, stored), modified: file.modified };
+      return { etag: currentEtag(item, stored), modified: file.modified, previousPathname: previous?.file.pathname };
     });
   }
 
@@ -334,6 +330,32 @@ export function createContentStore(options: StoreOptions) {
     },
 
     updateLocale,
+
+    /** Moves a page locale to a new pathname; the old one is kept for redirects. */
+    async move(site: string, id: string, locale: string, pathname: string, etag: string, by: Author) {
+      await sync.fresh();
+      siteConfig(site);
+      const item = index.get(id);
+      if (!item || item.kind !== 'page' || item.site !== site) {
+        throw new QuireError('CONTENT_NOT_FOUND', `No page with ID "${id}" in site "${site}".`, { id, site });
+      }
+      requireLocale(item, locale);
+      const moved = await updateLocale(id, locale, { pathname }, etag, by);
+      return { previousPathname: moved.previousPathname!, etag: moved.etag };
+    },
+
+    /** A value computed from all items, recomputed only after the index changed. */
+    async derived<T>(key: string, compute: (items: Iterable<Item>) => T): Promise<T> {
+      await sync.fresh();
+      const cached = derivedCache.get(key);
+      if (cached?.version === index.version) return cached.value as T;
+      const value = compute(index.items.values());
+      derivedCache.set(key, { version: index.version, value });
+      return value;
+    },
+
+    /** A manifest as an object, optionally reduced to one locale. */
+    manifestOf: (item: Item, locale?: string) => entryOf(item, false, locale === undefined ? undefined : new Set([locale])),
 
     /** Deletes one locale, or (without `locale`) the whole item; `etag` is that locale's, or the default locale's. */
     async remove(id: string, locale: string | undefined, etag: string) {

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { ContentStore } from '../content/store.js';
+import type { SitesSource } from '../sites/sites-config.js';
 import type { IdentityVerifier } from '../identity/types.js';
 import type { AppEnv } from './app-env.js';
 import { identityMiddleware } from './identity-middleware.js';
@@ -7,10 +8,14 @@ import { createAllowedMethods } from './method-guard.js';
 import { errorResponse, onError } from './on-error.js';
 import { authRoutes } from './routes/auth.js';
 import { contentRoutes } from './routes/content.js';
+import { dataRoutes } from './routes/data.js';
+import { fragmentRoutes } from './routes/fragments.js';
+import { siteRoutes, siteWideRoutes } from './routes/sites.js';
 
 export interface AppDependencies {
   prefix: string;
   store: ContentStore;
+  sites: SitesSource;
   verifyIdentity: IdentityVerifier;
   requireIdentity: boolean;
   limits: { jsonBodyBytes: number };
@@ -23,6 +28,11 @@ export function createApp(deps: AppDependencies) {
   api.use('*', identityMiddleware(deps.verifyIdentity, { requireIdentity: deps.requireIdentity, publicPath: `${deps.prefix}/auth/user` }));
   api.route('/auth', authRoutes());
   api.route('/content', contentRoutes(deps.store, deps.limits));
+  api.route('/data', dataRoutes(deps.store));
+  api.route('/fragments', fragmentRoutes(deps.store, deps.sites, 'fragment'));
+  api.route('/blocks', fragmentRoutes(deps.store, deps.sites, 'block'));
+  api.route('/', siteWideRoutes(deps.store, deps.sites));
+  api.route('/', siteRoutes(deps.store, deps.sites, deps.limits));
 
   const allowedMethods = createAllowedMethods(app.routes);
   app.notFound((c) => {

@@ -1,0 +1,23 @@
+import type { ContentStore } from '../content/store.js';
+import { computeRedirects, redirectsByPathname } from './redirects.js';
+import type { SitesSource } from './sites-config.js';
+
+/**
+ * Where a request for a moved page's old URL should go, or null. When the request's host is one
+ * of a site's `domains`, only that site and locale are considered; otherwise a pathname that
+ * redirects to one target only.
+ */
+export function createRedirectLookup(store: ContentStore, sites: SitesSource) {
+  return async (url: URL): Promise<string | null> => {
+    const pathname = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+    const candidates = (await store.derived('redirects-by-pathname', (items) => redirectsByPathname(computeRedirects(items)))).get(pathname);
+    if (!candidates) return null;
+    const host = url.hostname;
+    const domainMatches = candidates.filter((redirect) => {
+      const domain = sites.get().sites[redirect.site]?.domains?.[redirect.locale];
+      return domain !== undefined && domain.replace(/^https?:\/\//, '').split(/[:/]/)[0] === host;
+    });
+    const targets = new Set((domainMatches.length > 0 ? domainMatches : candidates).map((redirect) => redirect.to));
+    return targets.size === 1 ? `${[...targets][0]}${url.search}` : null;
+  };
+}

@@ -1,0 +1,39 @@
+import type { Item } from '../content/types.js';
+
+export interface Redirect { site: string; locale: string; from: string; to: string; id: string }
+
+/**
+ * Redirects from every page's previous pathnames to its current one. A redirect always points at
+ * a pathname in use and never starts from one, so there are no chains and no loops; a pathname
+ * another page now uses has no redirect; two pages that left the same pathname: the later move wins.
+ */
+export function computeRedirects(items: Iterable<Item>): Redirect[] {
+  const inUse = new Set<string>();
+  const pages: Item[] = [];
+  for (const item of items) {
+    if (item.kind !== 'page') continue;
+    pages.push(item);
+    for (const [locale, stored] of item.locales) inUse.add(`${item.site}\0${locale}\0${stored.file.pathname}`);
+  }
+  const chosen = new Map<string, Redirect & { modified: string }>();
+  for (const item of pages) {
+    for (const [locale, stored] of item.locales) {
+      const { pathname, previousPathnames, modified } = stored.file;
+      for (const from of previousPathnames ?? []) {
+        const key = `${item.site}\0${locale}\0${from}`;
+        if (inUse.has(key) || (chosen.get(key)?.modified ?? '') > modified) continue;
+        chosen.set(key, { site: item.site!, locale, from, to: pathname!, id: item.id, modified });
+      }
+    }
+  }
+  return [...chosen.values()]
+    .map(({ modified: _modified, ...redirect }) => redirect)
+    .sort((a, b) => a.site.localeCompare(b.site) || a.locale.localeCompare(b.locale) || a.from.localeCompare(b.from));
+}
+
+/** Redirects by `from` pathname, for the site's request middleware. */
+export function redirectsByPathname(redirects: Redirect[]): Map<string, Redirect[]> {
+  const byPathname = new Map<string, Redirect[]>();
+  for (const redirect of redirects) byPathname.set(redirect.from, [...(byPathname.get(redirect.from) ?? []), redirect]);
+  return byPathname;
+}

@@ -1,0 +1,22 @@
+import { isPublished } from '../content/filters.js';
+import type { Item } from '../content/types.js';
+import type { SitesConfig } from './sites-config.js';
+
+export interface UntranslatedOptions { excludeSites: string[]; includeUnpublished: boolean; now: number }
+
+/**
+ * Items that lack `locale` although their scope has it: pages (and site fragments) of sites that
+ * list the locale, global fragments and data entries when `globalLocales` does. Items with no
+ * published locale only when asked for.
+ */
+export function untranslated(items: Item[], config: SitesConfig, locale: string, options: UntranslatedOptions): Item[] {
+  return items.filter((item) => {
+    if (item.locales.has(locale)) return false;
+    if (item.site !== undefined) {
+      if (options.excludeSites.includes(item.site) || !config.sites[item.site]?.locales.includes(locale)) return false;
+    } else if (!config.globalLocales.includes(locale)) {
+      return false;
+    }
+    return options.includeUnpublished || [...item.locales.values()].some((stored) => isPublished(stored.file, options.now));
+  });
+}
