@@ -33,7 +33,12 @@ const ContentDataSchema = v.strictObject({
   data: v.optional(v.record(v.string(), v.unknown())),
 });
 
-const NameField = v.optional(CollectionName);
+/** Names that would be read as a fixed route under /fragments, /blocks or /data. */
+const RESERVED_NAMES = ['collections', 'pages', 'pathname-available', 'name-available', 'move'];
+const NameField = v.optional(v.pipe(
+  CollectionName,
+  v.check((name) => !RESERVED_NAMES.includes(name), `This name is reserved for a route; avoid ${RESERVED_NAMES.join(', ')}`),
+));
 
 export const LocaleUpdateSchema = v.object({
   pathname: v.optional(Pathname),
