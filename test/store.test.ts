@@ -115,6 +115,23 @@ describe('content store', () => {
     expect(await readFile(deFile, 'utf8')).toBe(before);
   });
 
+  it('holds writes while an exclusive task runs, then re-reads what the task changed', async () => {
+    const store = open();
+    const { id } = await store.create(page('/gate'), undefined);
+    const started = await store.exclusive(async () => {
+      const write = store.updateLocale(id, 'en', { meta: { title: 'after the pull' } }, '', undefined);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const title = (await readFile(path.join(root, 'pages/web/pages', `${id}.en.mdx`), 'utf8')).match(/title: (.*)/)?.[1];
+      await rm(path.join(root, 'pages/web/pages', `${id}.de.mdx`));
+      return { write, titleDuringTask: title };
+    });
+    expect(started.titleDuringTask).toBe('Hello');
+    await started.write;
+    const entry = await store.get(id);
+    expect(entry.locales.en!.meta.title).toBe('after the pull');
+    expect(Object.keys(entry.locales)).toEqual(['en']);
+  });
+
   it('refuses metadata over the limit', async () => {
     const store = open();
     await expect(store.create({ ...page('/big'), meta: { description: 'x'.repeat(2000) } }, undefined))

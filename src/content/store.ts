@@ -4,6 +4,7 @@ import writeFileAtomic from 'write-file-atomic';
 import { QuireError } from '../errors.js';
 import type { SiteConfig, SitesSource } from '../sites/sites-config.js';
 import { KeyedLock } from '../util/keyed-lock.js';
+import { WriteGate } from '../util/write-gate.js';
 import { contentEtagOf } from './etag.js';
 import { serializeLocaleFile } from './files.js';
 import { matchesFilters, type ListFilters } from './filters.js';
@@ -58,6 +59,7 @@ export function createContentStore(options: StoreOptions) {
   const itemLocks = new KeyedLock();
   const namingLock = new KeyedLock();
   const withItemLock = <T>(id: string, task: () => Promise<T>) => itemLocks.run(id, task);
+  const gate = new WriteGate();
   const sync = createIndexSync(root, index, { excluded: options.excluded, withItemLock });
   const derivedCache = new Map<string, { version: number; value: unknown }>();
 
@@ -164,10 +166,12 @@ export function createContentStore(options: StoreOptions) {
     }
   }
 
-  /** Runs one item's operation after the index has caught up with the disk, under that item's lock. */
+  /** Runs one item's write after the index has caught up with the disk, under that item's lock. */
   async function onItem<T>(id: string, task: (item: Item) => Promise<T>): Promise<T> {
-    await sync.fresh();
-    return withItemLock(id, () => task(requireItem(id)));
+    return gate.shared(async () => {
+      await sync.fresh();
+      return withItemLock(id, () => task(requireItem(id)));
+    });
   }
 
   async function updateLocale(id: string, locale: string, update: LocaleUpdate, etag: string, by: Author) {
@@ -303,7 +307,7 @@ export function createContentStore(options: StoreOptions) {
         files.set(locale, file);
         if (locale === defaultLocale) sourceContentEtag = contentEtagOf(file.content);
       }
-      return namingLock.run('names', async () => {
+      return gate.shared(() => namingLock.run('names', async () => {
         await sync.fresh();
         if (input.kind === 'page') {
           for (const [locale, file] of files) assertPathnameFree(input.site!, locale, file.pathname!);
@@ -326,7 +330,7 @@ export function createContentStore(options: StoreOptions) {
           }
           return { id, etag, created: now };
         });
-      });
+      }));
     },
 
     updateLocale,
@@ -352,6 +356,20 @@ export function createContentStore(options: StoreOptions) {
       const value = compute(index.items.values());
       derivedCache.set(key, { version: index.version, value });
       return value;
+    },
+
+    /**
+     * Runs a task that rewrites files wholesale (a git commit or pull) with no content write in
+     * flight; afterwards the index catches up with whatever the task changed on disk.
+     */
+    async exclusive<T>(task: () => Promise<T>): Promise<T> {
+      return gate.exclusive(async () => {
+        try {
+          return await task();
+        } finally {
+          await sync.rescan();
+        }
+      });
     },
 
     /** A manifest as an object, optionally reduced to one locale. */

@@ -62,7 +62,8 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
     });
   }
 
-  async function scanFolder(folder: string): Promise<void> {
+  /** Syncs every file under `folder`; returns the paths it found. */
+  async function scanFolder(folder: string): Promise<Set<string>> {
     const files: string[] = [];
     const walk = async (current: string): Promise<void> => {
       if (isExcluded(current)) return;
@@ -80,11 +81,15 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
     for (let start = 0; start < files.length; start += SCAN_CONCURRENCY) {
       await Promise.all(files.slice(start, start + SCAN_CONCURRENCY).map(syncFile));
     }
+    return new Set(files);
   }
 
   async function syncPath(changed: string): Promise<void> {
     const stat = await fs.lstat(changed).catch(() => null);
-    if (stat?.isDirectory()) return scanFolder(changed);
+    if (stat?.isDirectory()) {
+      await scanFolder(changed);
+      return;
+    }
     if (!stat) {
       // A vanished folder takes its files with it without a per-file event.
       watcher.removeTree(changed);
@@ -105,7 +110,7 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
     }
   }
 
-  const ready = fs.mkdir(root, { recursive: true }).then(() => scanFolder(root));
+  const ready = fs.mkdir(root, { recursive: true }).then(() => scanFolder(root)).then(() => {});
 
   return {
     ready,
@@ -117,6 +122,19 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
       while (dirty.size > 0 || draining) {
         draining ??= drain().finally(() => { draining = null; });
         await draining;
+      }
+    },
+    /**
+     * Compares the whole tree with the index, without trusting file events: for after a task that
+     * rewrote many files at once (a pull), where the kernel may have dropped events.
+     */
+    async rescan(): Promise<void> {
+      await ready;
+      const seen = await scanFolder(root);
+      for (const item of [...index.items.values()]) {
+        for (const [locale, stored] of [...item.locales]) {
+          if (!seen.has(stored.path)) await options.withItemLock(item.id, async () => index.removeLocale(item.id, locale, stored.path));
+        }
       }
     },
     close: () => watcher.closeAll(),
