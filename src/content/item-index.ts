@@ -8,6 +8,8 @@ export class ItemIndex {
   readonly #manifests = new Map<string, string>();
   /** Bumped on every change, so values derived from all items know when to recompute. */
   version = 0;
+  /** Items in ID order; dropped only when an item comes or goes, not on every edit. */
+  #sorted: Item[] | null = null;
 
   get(id: string): Item | undefined {
     return this.items.get(id);
@@ -27,6 +29,7 @@ export class ItemIndex {
     if (!item) {
       item = { id, type, kind: home.kind, collection: home.collection, ...(home.site ? { site: home.site } : {}), locales: new Map() };
       this.items.set(id, item);
+      this.#sorted = null;
     }
     item.locales.set(locale, stored);
     this.#manifests.delete(id);
@@ -42,7 +45,15 @@ export class ItemIndex {
     item.locales.delete(locale);
     this.#manifests.delete(id);
     this.version++;
-    if (item.locales.size === 0) this.items.delete(id);
+    if (item.locales.size === 0) {
+      this.items.delete(id);
+      this.#sorted = null;
+    }
+  }
+
+  sorted(): readonly Item[] {
+    this.#sorted ??= [...this.items.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+    return this.#sorted;
   }
 
   /** Every (id, locale) whose file lies under `folder`. */

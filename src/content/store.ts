@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { QuireError } from '../errors.js';
-import type { SiteConfig, SitesSource } from '../sites/sites-config.js';
+import type { SiteConfig, SitesConfig, SitesSource } from '../sites/sites-config.js';
 import { KeyedLock } from '../util/keyed-lock.js';
 import { WriteGate } from '../util/write-gate.js';
 import { contentEtagOf } from './etag.js';
@@ -80,9 +80,9 @@ export function createContentStore(options: StoreOptions) {
     return { defaultLocale: globalLocales[0]!, locales: globalLocales };
   }
 
-  function expectedLocales(item: Item): readonly string[] {
-    if (item.site === undefined) return sites.get().globalLocales;
-    return sites.get().sites[item.site]?.locales ?? [];
+  function expectedLocales(item: Item, config: SitesConfig): readonly string[] {
+    if (item.site === undefined) return config.globalLocales;
+    return config.sites[item.site]?.locales ?? [];
   }
 
   function requireConfiguredLocale(home: ItemHome, locale: string, locales: readonly string[]) {
@@ -248,22 +248,16 @@ export function createContentStore(options: StoreOptions) {
     async list(filters: ListFilters): Promise<Item[]> {
       await sync.fresh();
       const now = Date.now();
-      const items: Item[] = [];
-      for (const item of index.items.values()) {
-        if (matchesFilters(item, filters, filters.localization ? expectedLocales(item) : [], now)) items.push(item);
-      }
-      return items.sort((a, b) => (a.id < b.id ? -1 : 1));
+      const config = filters.localization ? sites.get() : undefined;
+      return index.sorted().filter((item) => matchesFilters(item, filters, config ? expectedLocales(item, config) : [], now));
     },
 
     async needsReview(locale: string, kind?: Kind): Promise<Item[]> {
       await sync.fresh();
-      const items: Item[] = [];
-      for (const item of index.items.values()) {
-        if (kind && item.kind !== kind) continue;
+      return index.sorted().filter((item) => {
         const stored = item.locales.get(locale);
-        if (stored && isStale(item, stored)) items.push(item);
-      }
-      return items.sort((a, b) => (a.id < b.id ? -1 : 1));
+        return (!kind || item.kind === kind) && stored !== undefined && isStale(item, stored);
+      });
     },
 
     /** The list manifest of an item as JSON, cached until the item changes. */
