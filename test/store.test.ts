@@ -20,14 +20,16 @@ describe('content store', () => {
   };
 
   beforeEach(async () => {
-    root = await mkdtemp(path.join(os.tmpdir(), 'quire-store-'));
+    // A hidden folder on purpose: the playground keeps its working content in `.content`.
+    root = path.join(await mkdtemp(path.join(os.tmpdir(), 'quire-store-')), '.content');
+    await mkdir(root);
     await writeFile(path.join(root, 'sites.json'), JSON.stringify(SITES));
     stores = [];
   });
 
   afterEach(async () => {
     for (const store of stores) store.close();
-    await rm(root, { recursive: true, force: true });
+    await rm(path.dirname(root), { recursive: true, force: true });
   });
 
   const page = (pathname: string) => ({

@@ -27,8 +27,9 @@ const SCAN_CONCURRENCY = 64;
 export function createIndexSync(root: string, index: ItemIndex, options: { excluded: string[]; withItemLock: WithItemLock }) {
   const dirty = new Set<string>();
   const watcher = createFolderWatcher((changed) => dirty.add(changed));
+  // Hidden folders and node_modules below the root hold no content; the root itself may be hidden (.content).
   const isExcluded = (folder: string) => options.excluded.some((excluded) => folder === excluded || folder.startsWith(excluded + path.sep))
-    || path.basename(folder).startsWith('.') || path.basename(folder) === 'node_modules';
+    || (folder !== root && (path.basename(folder).startsWith('.') || path.basename(folder) === 'node_modules'));
   let draining: Promise<void> | null = null;
 
   async function syncFile(filePath: string): Promise<void> {
