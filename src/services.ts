@@ -1,6 +1,8 @@
 import path from 'node:path';
+import { createAssetLibrary } from './assets/index.js';
 import { describeStartup, type ResolvedOptions } from './config/resolve.js';
 import { createContentStore } from './content/store.js';
+import { createGitService } from './git/service.js';
 import { createApp } from './http/app.js';
 import { effectiveAuth } from './identity/auth-config.js';
 import { createIdentityVerifier } from './identity/create-verifier.js';
@@ -19,10 +21,21 @@ function createServices(options: ResolvedOptions) {
   const auth = effectiveAuth(options.auth);
   const sites = createSitesConfig(root);
   const store = createContentStore({ root, sites, metadataBytes: options.limits.metadataBytes, excluded: [assetsDir] });
+  const git = createGitService({ contentRoot: root, assetsDir, branch: options.git.branch, exclusive: (task) => store.exclusive(task) });
+  const assets = createAssetLibrary({
+    dir: assetsDir,
+    maxBytes: options.assets.maxBytes,
+    allowedTypes: options.assets.allowedTypes,
+    prefix: options.prefix,
+    allowPrivateNetworks: options.importUrl.allowPrivateNetworks,
+    content: store,
+  });
   const app = createApp({
     prefix: options.prefix,
     store,
     sites,
+    git,
+    assets,
     verifyIdentity: createIdentityVerifier(auth),
     requireIdentity: options.requireIdentity,
     limits: options.limits,

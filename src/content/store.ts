@@ -352,6 +352,9 @@ export function createContentStore(options: StoreOptions) {
       return value;
     },
 
+    /** Runs a write that is not a content write (an upload) so that git tasks wait for it too. */
+    shared: <T>(task: () => Promise<T>) => gate.shared(task),
+
     /**
      * Runs a task that rewrites files wholesale (a git commit or pull) with no content write in
      * flight; afterwards the index catches up with whatever the task changed on disk.

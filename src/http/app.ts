@@ -1,21 +1,27 @@
 import { Hono } from 'hono';
+import type { AssetLibrary } from '../assets/index.js';
 import type { ContentStore } from '../content/store.js';
+import type { GitService } from '../git/service.js';
 import type { SitesSource } from '../sites/sites-config.js';
 import type { IdentityVerifier } from '../identity/types.js';
 import type { AppEnv } from './app-env.js';
 import { identityMiddleware } from './identity-middleware.js';
 import { createAllowedMethods } from './method-guard.js';
 import { errorResponse, onError } from './on-error.js';
+import { assetRoutes, assetServeRoutes } from './routes/assets.js';
 import { authRoutes } from './routes/auth.js';
 import { contentRoutes } from './routes/content.js';
 import { dataRoutes } from './routes/data.js';
 import { fragmentRoutes } from './routes/fragments.js';
+import { gitRoutes } from './routes/git.js';
 import { siteRoutes, siteWideRoutes } from './routes/sites.js';
 
 export interface AppDependencies {
   prefix: string;
   store: ContentStore;
   sites: SitesSource;
+  git: GitService;
+  assets: AssetLibrary;
   verifyIdentity: IdentityVerifier;
   requireIdentity: boolean;
   limits: { jsonBodyBytes: number };
@@ -25,12 +31,16 @@ export interface AppDependencies {
 export function createApp(deps: AppDependencies) {
   const app = new Hono<AppEnv>({ strict: false });
   const api = app.basePath(deps.prefix);
+  // Before the identity check: pages show these files to visitors who have no gateway identity.
+  api.route('/assets', assetServeRoutes(deps.assets));
   api.use('*', identityMiddleware(deps.verifyIdentity, { requireIdentity: deps.requireIdentity, publicPath: `${deps.prefix}/auth/user` }));
   api.route('/auth', authRoutes());
   api.route('/content', contentRoutes(deps.store, deps.limits));
   api.route('/data', dataRoutes(deps.store));
   api.route('/fragments', fragmentRoutes(deps.store, deps.sites, 'fragment'));
   api.route('/blocks', fragmentRoutes(deps.store, deps.sites, 'block'));
+  api.route('/git', gitRoutes(deps.git, deps.limits));
+  api.route('/assets', assetRoutes(deps.assets, deps.limits));
   api.route('/', siteWideRoutes(deps.store, deps.sites));
   api.route('/', siteRoutes(deps.store, deps.sites, deps.limits));
 

@@ -1,0 +1,61 @@
+import git from 'isomorphic-git';
+import { stamped, type Signature } from './author.js';
+import { readIndexEntries } from './stage.js';
+import { changedRows } from './status.js';
+import { at, resolveOrNull, treeOf, type GitRepo } from './repository.js';
+import { TreeEditor } from './tree-editor.js';
+import { sameEntry } from './tree-entries.js';
+
+export interface CommitResult {
+  /** The new commit's full SHA, or null when there was nothing to commit. */
+  commit: string | null;
+  summary: string;
+}
+
+const LISTED_FILES = 20;
+
+/** The message used when the caller gives none: it carries the date and the files. */
+export function defaultMessage(now: Date, files: string[]): string {
+  const stamp = `${now.toISOString().slice(0, 10)} ${now.toISOString().slice(11, 16)} UTC`;
+  const listed = files.slice(0, LISTED_FILES).map((file) => `- ${file}`);
+  if (files.length > LISTED_FILES) listed.push(`- … and ${files.length - LISTED_FILES} more`);
+  return `Content update ${stamp}\n\n${listed.join('\n')}\n`;
+}
+
+/**
+ * Stages every added, modified and deleted file under the content root and the assets dir, and
+ * commits exactly those on top of HEAD: the new tree is HEAD's with only these paths replaced, so
+ * whatever else the index holds (a file staged by hand elsewhere in the repo) stays out.
+ */
+export async function commitScope(repo: GitRepo, options: { message?: string; author: Signature; now?: Date }): Promise<CommitResult> {
+  const now = options.now ?? new Date();
+  const rows = await changedRows(repo);
+  const paths = rows.map(([filepath]) => filepath);
+  const present = rows.filter(([, , workdir]) => workdir !== 0).map(([filepath]) => filepath);
+  const deleted = rows.filter(([, , workdir]) => workdir === 0).map(([filepath]) => filepath);
+  if (present.length > 0) await git.add({ ...at(repo), filepath: present });
+  for (const filepath of deleted) await git.remove({ ...at(repo), filepath });
+
+  const staged = await readIndexEntries(repo, paths);
+  const head = await resolveOrNull(repo, 'HEAD');
+  const editor = new TreeEditor(repo, await treeOf(repo, head));
+  const changed: string[] = [];
+  for (const filepath of paths) {
+    const after = staged.get(filepath) ?? null;
+    if (sameEntry(await editor.get(filepath), after)) continue;
+    await editor.set(filepath, after);
+    changed.push(filepath);
+  }
+  if (changed.length === 0) return { commit: null, summary: 'nothing to commit' };
+
+  const signature = stamped(options.author, now);
+  const commit = await git.commit({
+    ...at(repo),
+    message: options.message?.trim() ? options.message : defaultMessage(now, changed),
+    author: signature,
+    committer: signature,
+    tree: await editor.write(),
+    parent: head ? [head] : [],
+  });
+  return { commit, summary: `${changed.length} ${changed.length === 1 ? 'file' : 'files'} changed` };
+}

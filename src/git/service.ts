@@ -1,0 +1,67 @@
+import { QuireError, isQuireError, type ErrorCode } from '../errors.js';
+import type { Identity } from '../identity/types.js';
+import { KeyedLock } from '../util/keyed-lock.js';
+import { signatureFor } from './author.js';
+import { commitScope, type CommitResult } from './commit.js';
+import { fetchForPull, rebaseOntoFetched } from './pull.js';
+import { pushBranch } from './push.js';
+import { openRepository } from './repository.js';
+import { readStatus, type GitStatus } from './status.js';
+
+export interface GitServiceOptions {
+  contentRoot: string;
+  assetsDir: string;
+  /** The `git.branch` option: the remote branch to push to and pull from. Null: `GIT_BRANCH` at call time, else the current branch's name. */
+  branch: string | null;
+  /** Runs a task with no content write in flight, then lets the content index catch up (the store's `exclusive`). */
+  exclusive: <T>(task: () => Promise<T>) => Promise<T>;
+}
+
+/** Errors that are not already domain errors become `code`, with the library's message. */
+async function translated<T>(code: ErrorCode, what: string, task: () => Promise<T>): Promise<T> {
+  try {
+    return await task();
+  } catch (error) {
+    if (isQuireError(error)) throw error;
+    const message = (error as Error)?.message ?? String(error);
+    throw new QuireError(code, `git ${what} failed: ${message}`, { reason: (error as { code?: string })?.code ?? 'error' }, { cause: error });
+  }
+}
+
+/**
+ * Git over the repository that holds the content root (isomorphic-git, no git binary). Operations
+ * run one at a time; commit and the local part of pull also hold content writes, so a write
+ * arriving meanwhile waits and is neither lost nor half-committed.
+ */
+export function createGitService(options: GitServiceOptions) {
+  const lock = new KeyedLock();
+  const serial = <T>(task: () => Promise<T>) => lock.run('git', task);
+  const open = () => openRepository(options.contentRoot, options.assetsDir);
+  const remoteBranch = () => options.branch ?? (process.env.GIT_BRANCH || null);
+
+  return {
+    status: (): Promise<GitStatus> => serial(() => translated('GIT_STATUS_FAILED', 'status', async () => {
+      return readStatus(await open(), remoteBranch());
+    })),
+
+    commit: (message: string | undefined, identity: Identity | null | undefined): Promise<CommitResult> => serial(() => translated('GIT_COMMIT_FAILED', 'commit', async () => {
+      const repo = await open();
+      const author = await signatureFor(repo, identity);
+      return options.exclusive(() => commitScope(repo, { message, author }));
+    })),
+
+    push: (): Promise<{ summary: string }> => serial(() => translated('GIT_PUSH_FAILED', 'push', async () => {
+      return pushBranch(await open(), remoteBranch());
+    })),
+
+    pull: (identity: Identity | null | undefined): Promise<{ summary: string }> => serial(() => translated('GIT_PULL_FAILED', 'pull', async () => {
+      const repo = await open();
+      // The fetch only adds objects and moves origin/<branch>: content writes may go on meanwhile.
+      const target = await fetchForPull(repo, remoteBranch());
+      const committer = await signatureFor(repo, identity);
+      return options.exclusive(() => rebaseOntoFetched(repo, target, committer));
+    })),
+  };
+}
+
+export type GitService = ReturnType<typeof createGitService>;
