@@ -60,10 +60,19 @@ await new Promise((resolve) => {
 if (!fs.existsSync(workingContent)) {
   if (!fs.existsSync(sampleContent)) fail(`The sample content is missing: ${sampleContent}`);
   fs.cpSync(sampleContent, workingContent, { recursive: true });
-  console.log(`[playground] First run: copied the sample content into ${path.relative(repoRoot, workingContent)}/`);
+  await commitSamples(workingContent);
+  console.log(`[playground] First run: copied the sample content into ${path.relative(repoRoot, workingContent)}/ (a git repository of its own, so the git endpoints work there)`);
 } else {
   console.log(`[playground] Reusing ${path.relative(repoRoot, workingContent)}/ (your edits are kept).`
     + ' To start over with the sample content, delete playground/.content and run again.');
+}
+
+/** Makes the working copy its own repository with the samples as the first commit. */
+async function commitSamples(dir) {
+  const { default: git } = await import('isomorphic-git');
+  await git.init({ fs, dir, defaultBranch: 'main' });
+  await git.add({ fs, dir, filepath: '.' });
+  await git.commit({ fs, dir, message: 'Sample content', author: { name: 'Quire playground', email: 'playground@localhost' } });
 }
 
 // ---------------------------------------------------------------- astro dev
@@ -128,7 +137,9 @@ if (response) {
     line,
     '  Quire playground is running',
     '',
-    `  Site     ${siteUrl}/`,
+    `  Site     ${siteUrl}/            (the marketing site; /de and /fr for its other locales)`,
+    `  Docs     ${siteUrl}/docs`,
+    `  Overview ${siteUrl}/playground  (every page by site and locale, moved pages, API links)`,
     `  API      ${apiUrl}`,
     `  Content  ${path.relative(repoRoot, workingContent)}/  (delete it to reset to the samples)`,
     '',

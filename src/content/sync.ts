@@ -15,6 +15,17 @@ export function storedLocale(file: LocaleFile, filePath: string, signature: stri
   return { file, metaEtag: metaEtagOf(file), contentEtag: file.content ? contentEtagOf(file.content) : '', path: filePath, signature };
 }
 
+/**
+ * Reads and parses one locale file whose lstat is `stat`; a hand-written file without `created` or
+ * `modified` gets the file's mtime. Throws an Error saying what is wrong with the file.
+ */
+export async function readLocaleFile(filePath: string, extension: 'json' | 'mdx', stat: Stats) {
+  const parsed = parseLocaleFile(await fs.readFile(filePath, 'utf8'), extension);
+  const stamp = stat.mtime.toISOString();
+  const file: LocaleFile = { ...parsed.file, created: parsed.file.created ?? stamp, modified: parsed.file.modified ?? stamp };
+  return { type: parsed.type, stored: storedLocale(file, filePath, signatureOf(stat)) };
+}
+
 type WithItemLock = <T>(id: string, task: () => Promise<T>) => Promise<T>;
 
 const SCAN_CONCURRENCY = 64;
@@ -47,17 +58,15 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
       if (!stat.isFile()) return;
       const signature = signatureOf(stat);
       if (index.get(where.id)?.locales.get(where.locale)?.signature === signature) return;
-      let parsed;
+      let read;
       try {
-        parsed = parseLocaleFile(await fs.readFile(filePath, 'utf8'), where.extension);
+        read = await readLocaleFile(filePath, where.extension, stat);
       } catch (error) {
         console.warn(`[astro-quire] skipping ${filePath}: ${(error as Error).message}`);
         index.removeLocale(where.id, where.locale, filePath);
         return;
       }
-      const stamp = stat.mtime.toISOString();
-      const file: LocaleFile = { ...parsed.file, created: parsed.file.created ?? stamp, modified: parsed.file.modified ?? stamp };
-      if (!index.setLocale(where, where.id, parsed.type, where.locale, storedLocale(file, filePath, signature))) {
+      if (!index.setLocale(where, where.id, read.type, where.locale, read.stored)) {
         console.warn(`[astro-quire] skipping ${filePath}: the ID "${where.id}" already belongs to another item.`);
       }
     });
