@@ -1,17 +1,8 @@
 /** An asset as the API reports it (the interface's AssetEntry, plus its `path` and serve `url`). */
-export interface AssetEntry {
+export interface AssetEntry extends AssetRecord {
   filename: string;
-  originalName: string;
-  mimeType: string;
-  size: number;
-  width?: number;
-  height?: number;
-  alt?: string;
-  uploadedAt: string;
-  uploadedBy?: string;
   /** `/` for the root, else `/photos/2024`. */
   folder: string;
-  tags?: string[];
   /** The path under the assets folder, e.g. `photos/2024/cat.png`: what `/assets/meta/*` and `/assets/serve/*` take. */
   path: string;
   /** The URL content should use: `${prefix}/assets/serve/<path>`. */
