@@ -1,0 +1,71 @@
+import autocannon from 'autocannon';
+
+/**
+ * Load from autocannon, in this process (the servers are separate processes). Autocannon's own
+ * histogram keeps whole milliseconds, too coarse for sub-millisecond reads, so every response
+ * time it reports (a float, from process.hrtime) is collected here and the percentiles are
+ * computed from those.
+ */
+export async function drive({ url, requests, duration, connections = 1, setupClient, timeoutSeconds = 60 }) {
+  const latencies = [];
+  const statuses = {};
+  const instance = autocannon({
+    url,
+    connections,
+    pipelining: 1,
+    duration,
+    requests,
+    timeout: timeoutSeconds,
+    ...(setupClient && { setupClient }),
+  });
+  instance.on('response', (_client, status, _bytes, ms) => {
+    statuses[status] = (statuses[status] ?? 0) + 1;
+    if (status >= 200 && status < 300) latencies.push(ms);
+  });
+  const result = await instance;
+  const bad = Object.entries(statuses).filter(([status]) => Number(status) >= 300);
+  return {
+    latencies,
+    statuses,
+    ok: latencies.length,
+    bad: bad.reduce((sum, [, count]) => sum + count, 0),
+    errors: result.errors,
+    timeouts: result.timeouts,
+    seconds: result.duration,
+  };
+}
+
+export function percentile(values, p) {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank];
+}
+
+export const median = (values) => percentile(values, 50);
+
+const MIN_SAMPLES = 9;
+const MAX_ROUNDS = 6;
+
+/**
+ * p50 of `subject` against p50 of `baseline`: a warm-up of each, then `rounds` alternating runs
+ * of each (more while either side has fewer than 9 samples), their latencies pooled, so that a
+ * slow moment of the machine hits both sides.
+ */
+export async function compareLatency({ baseline, subject, duration, rounds = 2, warmup = 0.5 }) {
+  await drive({ ...baseline, duration: warmup });
+  await drive({ ...subject, duration: warmup });
+  const pooled = { baseline: [], subject: [] };
+  const failures = [];
+  // Slow answers (a 40 MB listing at 10k items) give few samples per run: add rounds until each
+  // side has MIN_SAMPLES, within MAX_ROUNDS.
+  for (let round = 0; round < rounds || (Math.min(pooled.baseline.length, pooled.subject.length) < MIN_SAMPLES && round < MAX_ROUNDS); round++) {
+    for (const side of ['baseline', 'subject']) {
+      const run = await drive({ ...(side === 'baseline' ? baseline : subject), duration });
+      pooled[side].push(...run.latencies);
+      if (run.bad || run.errors || run.timeouts) failures.push({ side, statuses: run.statuses, errors: run.errors, timeouts: run.timeouts });
+    }
+  }
+  const summary = (latencies) => ({ p50: median(latencies), p90: percentile(latencies, 90), p99: percentile(latencies, 99), samples: latencies.length });
+  return { baseline: summary(pooled.baseline), subject: summary(pooled.subject), failures };
+}

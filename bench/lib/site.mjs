@@ -1,0 +1,126 @@
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { childEnv, runProcess, sleep, startProcess } from './processes.mjs';
+
+export const API = '/__cms/api';
+export const FLOOR_PREFIX = '/bench-floor';
+
+/**
+ * The floor of every read: an on-demand endpoint in the same server, behind the same Astro
+ * routing and adapter, that answers a constant JSON body of exactly the requested size.
+ */
+const FLOOR_ENDPOINT = `import type { APIRoute } from 'astro';
+
+export const prerender = false;
+
+const MAX_BYTES = 256 * 1024 * 1024;
+const bodies = new Map<number, string>();
+
+export const GET: APIRoute = ({ params }) => {
+  const size = Number(params.size);
+  if (!Number.isInteger(size) || size < 8 || size > MAX_BYTES) return new Response('size must be an integer from 8 to 256 MiB', { status: 400 });
+  let body = bodies.get(size);
+  if (body === undefined) {
+    body = \`{"p":"\${'x'.repeat(size - 8)}"}\`;
+    bodies.set(size, body);
+  }
+  return new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+};
+`;
+
+/**
+ * A production Astro site for the bench, inside the repository so that Node resolves astro,
+ * @astrojs/node and the package's dependencies from the repo's node_modules by walking up.
+ * The package is a copy of the packed one in the site's node_modules: the bench measures what
+ * users install, and a concurrent `npm run build` (which empties dist/) cannot pull files from
+ * under the build or the running server.
+ */
+export async function createBenchSite({ dir, packageDir, contentRoot, uploadMaxBytes }) {
+  // redirects: false keeps Quire's redirect middleware off the floor endpoint: with it on, every
+  // on-demand page (the floor included) awaits Quire's index, and the first one builds it. The
+  // API never runs that middleware's lookup, so what is measured of Quire is the same.
+  const options = { contentRoot, requireIdentity: false, redirects: false, assets: { maxBytes: uploadMaxBytes } };
+  const files = {
+    'package.json': `${JSON.stringify({ name: 'quire-bench-site', type: 'module', private: true }, null, 2)}\n`,
+    'astro.config.mjs': `import { defineConfig } from 'astro/config';
+import node from '@astrojs/node';
+import quire from 'astro-quire';
+
+export default defineConfig({
+  output: 'static',
+  adapter: node({ mode: 'standalone' }),
+  integrations: [quire(${JSON.stringify(options)})],
+  server: { host: '127.0.0.1' },
+});
+`,
+    'src/pages/index.astro': '---\n---\n<html><body><h1>quire bench site</h1></body></html>\n',
+    // Not src/pages/__floor/: Astro leaves files and folders whose names start with "_" out of routing.
+    [`src/pages${FLOOR_PREFIX}/[size].ts`]: FLOOR_ENDPOINT,
+  };
+  for (const [relative, text] of Object.entries(files)) {
+    await fs.mkdir(path.dirname(path.join(dir, relative)), { recursive: true });
+    await fs.writeFile(path.join(dir, relative), text);
+  }
+  await fs.cp(packageDir, path.join(dir, 'node_modules', 'astro-quire'), { recursive: true });
+  return { dir, entry: path.join(dir, 'dist', 'server', 'entry.mjs') };
+}
+
+export async function buildSite({ dir, astroBin }) {
+  const result = await runProcess(process.execPath, [astroBin, 'build'], { cwd: dir, env: childEnv(), timeoutMs: 600_000 });
+  if (result.code !== 0) throw new Error(`astro build failed in ${dir} (exit ${result.code}):\n${result.output.slice(-4_000)}`);
+  return result;
+}
+
+/** A port that was free a moment ago on 127.0.0.1. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the built server on a free loopback port (not waiting for it). */
+export async function spawnServer(site, extraEnv = {}) {
+  const port = await freePort();
+  const proc = startProcess(process.execPath, [site.entry], {
+    cwd: site.dir,
+    env: childEnv({ HOST: '127.0.0.1', PORT: String(port), ...extraEnv }),
+  });
+  return { ...proc, port, url: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * Polls `url` until `accept(response)` holds; resolves with the time since the process was
+ * spawned, measured when the whole answer has arrived. Bounded; fails with the process's output.
+ */
+export async function waitFor(proc, url, { timeoutMs = 120_000, intervalMs = 10, init, accept = (response) => response.status === 200 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  let exitCode;
+  void proc.exited.then((code) => { exitCode = code; });
+  let last = 'no answer yet';
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined) throw new Error(`process exited (${exitCode}) before ${url} answered:\n${proc.logs().slice(-4_000)}`);
+    try {
+      const response = await fetch(url, { ...init, signal: AbortSignal.timeout(60_000) });
+      const body = await response.arrayBuffer();
+      if (accept(response)) return { ms: performance.now() - proc.started, response, body: Buffer.from(body) };
+      last = `${response.status} ${Buffer.from(body).toString().slice(0, 300)}`;
+    } catch (error) {
+      last = error.message;
+    }
+    await sleep(intervalMs);
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms (last: ${last}):\n${proc.logs().slice(-4_000)}`);
+}
+
+export async function startServer(site) {
+  const server = await spawnServer(site);
+  await waitFor(server, `${server.url}${API}/auth/user`, { intervalMs: 100 });
+  return server;
+}

@@ -1,0 +1,199 @@
+// The Quire benchmark: `npm run bench [-- --size 10k] [--out DIR]`. See bench/README.md.
+import { existsSync, readFileSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { commitAll, modifyPages } from './lib/git.mjs';
+import { generateContent } from './lib/generate.mjs';
+import { measureColdStart } from './lib/measures/cold-start.mjs';
+import { measureDecap } from './lib/measures/decap.mjs';
+import { measureGitStatus } from './lib/measures/git-status.mjs';
+import { measureReads } from './lib/measures/reads.mjs';
+import { measureUpload } from './lib/measures/upload.mjs';
+import { measureWrites } from './lib/measures/writes.mjs';
+import { rssMB } from './lib/measures/upload.mjs';
+import { preparePackage } from './lib/package.mjs';
+import { killAll } from './lib/processes.mjs';
+import { counter, log, phase } from './lib/progress.mjs';
+import { machineFacts, renderMarkdown, writeResults } from './lib/report.mjs';
+import { failedRow, probe, target } from './lib/rows.mjs';
+import { API, buildSite, createBenchSite, startServer } from './lib/site.mjs';
+
+const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+const REPO_ROOT = path.dirname(BENCH_DIR);
+const RUNS_DIR = path.join(BENCH_DIR, '.work', 'runs');
+const ASTRO_BIN = path.join(REPO_ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs');
+const GIT_CHANGES = 10;
+
+const USAGE = `Usage: node bench/run.mjs [--size N|Nk] [--out DIR] [--duration S] [--package DIR] [--keep]
+  --size      items (each with up to 3 locales); 10k = 10000            default 1000
+  --out       folder for RESULTS.md and results.json                     default bench/
+  --duration  seconds per load run                                       default 2 (0.5 below 1000 items)
+  --upload-mb size of the upload measure in MB                           default 200 (20 below 1000 items)
+  --package   an extracted astro-quire package to use instead of npm pack of this repo
+  --keep      keep the generated content, site and servers' folder (bench/.work/runs/<pid>)`;
+
+function parseSize(text) {
+  const match = /^(\d+(?:\.\d+)?)(k?)$/i.exec(text.trim());
+  if (!match) throw new Error(`--size ${text}: expected a number such as 1000 or 10k`);
+  const size = Math.round(Number(match[1]) * (match[2] ? 1000 : 1));
+  if (size < 20 || size > 100_000) throw new Error(`--size ${text}: expected 20 to 100k`);
+  return size;
+}
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      size: { type: 'string', default: '1000' },
+      out: { type: 'string', default: BENCH_DIR },
+      duration: { type: 'string' },
+      'upload-mb': { type: 'string' },
+      package: { type: 'string' },
+      keep: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const size = parseSize(values.size);
+  const small = size < 1000;
+  return {
+    size,
+    out: path.resolve(values.out),
+    packageDir: values.package,
+    keep: values.keep,
+    settings: {
+      duration: values.duration ? Number(values.duration) : small ? 0.5 : 2,
+      rounds: 2,
+      coldStartRuns: small ? 1 : 3,
+      gitRuns: small ? 3 : 5,
+      uploadMB: values['upload-mb'] ? Number(values['upload-mb']) : small ? 20 : 200,
+    },
+  };
+}
+
+/** Removes the folders of earlier runs whose process is gone. */
+async function removeFinishedRuns() {
+  for (const entry of await fs.readdir(RUNS_DIR).catch(() => [])) {
+    const pid = Number(entry);
+    if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) continue;
+    await fs.rm(path.join(RUNS_DIR, entry), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/** Runs one measure; an exception becomes a failed row instead of ending the bench. */
+async function attempt(id, measure, task) {
+  try {
+    return await task();
+  } catch (error) {
+    log(`   ${measure} failed: ${error.message.split('\n')[0]}`);
+    return [failedRow({ id, measure, target: target.none(), note: `error: ${error.message.split('\n')[0].slice(0, 300)}` })];
+  }
+}
+
+async function main() {
+  const { size, out, packageDir, keep, settings } = options();
+  const runDir = path.join(RUNS_DIR, String(process.pid));
+  const contentRoot = path.join(runDir, 'content');
+  const decapDir = path.join(runDir, 'decap');
+  log(`Quire bench: ${size} items × 3 locales → ${out} (work folder ${path.relative(REPO_ROOT, runDir)})`);
+  await removeFinishedRuns();
+  await fs.mkdir(runDir, { recursive: true });
+
+  phase('package');
+  const pkg = await preparePackage({ repoRoot: REPO_ROOT, workDir: runDir, packageDir });
+  if (pkg.warning) log(`   warning: ${pkg.warning}`);
+  const packageVersion = JSON.parse(readFileSync(path.join(pkg.dir, 'package.json'), 'utf8')).version;
+  log(`   astro-quire ${packageVersion} from ${path.relative(REPO_ROOT, pkg.dir) || pkg.dir}`);
+
+  phase('generate content');
+  const progress = counter('files', size * 4 + 300);
+  const catalog = await generateContent({ root: contentRoot, decapDir, size, packageDir: pkg.dir, onProgress: (done) => progress.tick(done) });
+  progress.done();
+  const { counts } = catalog;
+  log(`   ${counts.items} items, ${counts.files} locale files (${counts.inherited} inherited, ${counts.stale} stale, ${counts.customized} customized), ${counts.assets} assets, ${(counts.bytes / 1024 / 1024).toFixed(1)} MB`);
+
+  phase('git repository');
+  await commitAll(contentRoot);
+  const modified = await modifyPages(contentRoot, catalog, GIT_CHANGES);
+  log(`   one commit, then ${modified.length} files changed`);
+
+  phase('build the bench site');
+  const site = await createBenchSite({ dir: path.join(runDir, 'site'), packageDir: pkg.dir, contentRoot, uploadMaxBytes: (settings.uploadMB + 16) * 1024 * 1024 });
+  const build = await buildSite({ dir: site.dir, astroBin: ASTRO_BIN });
+  log(`   astro build: ${(build.ms / 1000).toFixed(1)} s`);
+
+  const measures = [];
+  const serverRssMB = {};
+  phase('cold start');
+  measures.push(...[].concat(await attempt('cold-start', 'cold start', () => measureColdStart({ site, contentRoot, catalog, runs: settings.coldStartRuns }))));
+
+  phase('server');
+  const server = await startServer(site);
+  try {
+    const warm = await probe(`${server.url}${API}/content?localization=one`);
+    if (warm.status !== 200) throw new Error(`GET /content answered ${warm.status}:\n${server.logs().slice(-2_000)}`);
+    const rss = (label) => {
+      serverRssMB[label] = rssMB(server.pid);
+      log(`   server RSS ${label}: ${serverRssMB[label]} MB`);
+    };
+    log(`   ${server.url} (pid ${server.pid}), index ready`);
+    rss('after the index was built');
+
+    phase('reads');
+    measures.push(...[].concat(await attempt('reads', 'reads', () => measureReads({ server, catalog, settings }))));
+    rss('after the reads');
+    phase('git status');
+    measures.push(...[].concat(await attempt('git-status', 'git status', () => measureGitStatus({ server, contentRoot, runs: settings.gitRuns }))));
+    rss('after git status');
+    phase('writes');
+    measures.push(...[].concat(await attempt('writes', 'writes', () => measureWrites({ server, catalog, contentRoot, workDir: runDir, duration: Math.max(1, settings.duration * 2), excludeIds: new Set(modified) }))));
+    rss('after the writes');
+    phase('upload');
+    measures.push(...[].concat(await attempt('upload', 'upload', () => measureUpload({ server, megabytes: settings.uploadMB, contentRoot }))));
+    rss('after the upload');
+    phase('decap-server');
+    measures.push(...[].concat(await attempt('decap-list', 'decap-server', () => measureDecap({ server, catalog, decapDir, repoRoot: REPO_ROOT, settings }))));
+  } finally {
+    await server.stop();
+  }
+
+  phase('results');
+  const results = {
+    schema: 1,
+    date: new Date().toISOString(),
+    size,
+    packageVersion,
+    machine: machineFacts(REPO_ROOT),
+    content: { ...counts, staleByLocale: catalog.staleByLocale, untranslatedByLocale: catalog.untranslatedByLocale, gitChangedFiles: modified.length },
+    settings,
+    measures,
+    serverRssMB,
+  };
+  await writeResults(out, results);
+  console.log(`\n${renderMarkdown(results).split('\n').filter((line) => line.startsWith('|')).join('\n')}\n`);
+  log(`wrote ${path.join(out, 'RESULTS.md')} and results.json`);
+  if (!keep) await fs.rm(runDir, { recursive: true, force: true });
+}
+
+main().then(() => {
+  killAll();
+  process.exit(0);
+}, (error) => {
+  console.error(`\nbench failed: ${error.stack ?? error.message}`);
+  if (!existsSync(path.join(REPO_ROOT, 'dist'))) console.error('dist/ is gone (a concurrent `npm run build`?): rerun when it is back.');
+  killAll();
+  process.exit(1);
+});
