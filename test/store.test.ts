@@ -111,9 +111,10 @@ describe('content store', () => {
     const { id, etag } = await store.create(page('/stale'), undefined);
     const deFile = path.join(root, 'pages/web/pages', `${id}.de.mdx`);
     const before = await readFile(deFile, 'utf8');
-    expect((await store.needsReview('de')).map((item) => item.id)).toEqual([]);
+    const staleIds = async () => JSON.parse((await store.needsReviewJson('de')).toString()).items.map((item: { id: string }) => item.id);
+    expect(await staleIds()).toEqual([]);
     await store.updateLocale(id, 'en', { content: { mdx: 'v2' } }, etag, undefined);
-    expect((await store.needsReview('de')).map((item) => item.id)).toEqual([id]);
+    expect(await staleIds()).toEqual([id]);
     expect(await readFile(deFile, 'utf8')).toBe(before);
   });
 
@@ -132,6 +133,18 @@ describe('content store', () => {
     const entry = await store.get(id);
     expect(entry.locales.en!.meta.title).toBe('after the pull');
     expect(Object.keys(entry.locales)).toEqual(['en']);
+  });
+
+  it('answers cached lists until the content changes or a publication date passes', async () => {
+    const store = open();
+    const soon = new Date(Date.now() + 1200).toISOString();
+    await store.create({ ...page('/soon'), locales: { en: { pathname: '/soon', publishAt: soon, content: { mdx: 'x' } } } }, undefined);
+    const publishedIds = async () => JSON.parse((await store.listJson({ published: true })).toString()).items.map((item: { id: string }) => item.id);
+    expect(await publishedIds()).toEqual([]);
+    const { id } = await store.create(page('/now'), undefined);
+    expect(await publishedIds()).toEqual([id]);
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    expect((await publishedIds()).sort()).toEqual([id, 'soon'].sort());
   });
 
   it('refuses metadata over the limit', async () => {

@@ -5,7 +5,7 @@ const sameHome = (a: ItemHome, b: ItemHome) => a.kind === b.kind && a.site === b
 /** Every item in memory, keyed by ID, with each item's list manifest cached until the item changes. */
 export class ItemIndex {
   readonly items = new Map<string, Item>();
-  readonly #manifests = new Map<string, string>();
+  readonly #manifests = new Map<string, Buffer>();
   /** Bumped on every change, so values derived from all items know when to recompute. */
   version = 0;
   /** Items in ID order; dropped only when an item comes or goes, not on every edit. */
@@ -63,12 +63,13 @@ export class ItemIndex {
     }
   }
 
-  cachedManifest(id: string, render: () => string): string {
-    let json = this.#manifests.get(id);
-    if (json === undefined) {
-      json = render();
-      this.#manifests.set(id, json);
+  /** An item's list manifest as UTF-8 JSON, rendered once per change of the item. */
+  cachedManifest(id: string, render: () => string): Buffer {
+    let bytes = this.#manifests.get(id);
+    if (bytes === undefined) {
+      bytes = Buffer.from(render());
+      this.#manifests.set(id, bytes);
     }
-    return json;
+    return bytes;
   }
 }

@@ -5,7 +5,8 @@ import { QuireError } from '../errors.js';
 import type { SiteConfig, SitesConfig, SitesSource } from '../sites/sites-config.js';
 import { KeyedLock } from '../util/keyed-lock.js';
 import { WriteGate } from '../util/write-gate.js';
-import { contentEtagOf } from './etag.js';
+import { createDerivedCache } from './derived-cache.js';
+import { canonicalJson, contentEtagOf } from './etag.js';
 import { serializeLocaleFile } from './files.js';
 import { matchesFilters, type ListFilters } from './filters.js';
 import { idBase, uniqueId } from './ids.js';
@@ -38,6 +39,9 @@ export interface BatchOperation { id: string; locale: string; data: LocaleUpdate
 /** An operation the HTTP layer already found invalid: reported in place, like any other failure. */
 export interface RejectedOperation { id: string; locale: string; error: QuireError }
 
+const LIST_OPEN = Buffer.from('{"items":[');
+const COMMA = Buffer.from(',');
+
 export interface StoreOptions {
   root: string;
   sites: SitesSource;
@@ -61,7 +65,7 @@ export function createContentStore(options: StoreOptions) {
   const withItemLock = <T>(id: string, task: () => Promise<T>) => itemLocks.run(id, task);
   const gate = new WriteGate();
   const sync = createIndexSync(root, index, { excluded: options.excluded, withItemLock });
-  const derivedCache = new Map<string, { version: number; value: unknown }>();
+  const cached = createDerivedCache(index);
 
   // ---- scope rules (DECISIONS §3) ----
 
@@ -143,6 +147,31 @@ export function createContentStore(options: StoreOptions) {
       throw new QuireError('WRITE_ERROR', `Could not delete ${stored.path}: ${(error as Error).message}`, { file: stored.path }, { cause: error });
     }
     index.removeLocale(item.id, locale);
+  }
+
+  // ---- reads ----
+
+  function filterItems(filters: ListFilters): Item[] {
+    const now = Date.now();
+    const config = filters.localization ? sites.get() : undefined;
+    return index.sorted().filter((item) => matchesFilters(item, filters, config ? expectedLocales(item, config) : [], now));
+  }
+
+  function staleItems(locale: string, kind?: Kind): Item[] {
+    return index.sorted().filter((item) => {
+      const stored = item.locales.get(locale);
+      return (!kind || item.kind === kind) && stored !== undefined && isStale(item, stored);
+    });
+  }
+
+  function manifestListJson(items: readonly Item[]): Uint8Array<ArrayBuffer> {
+    const parts: Buffer[] = [LIST_OPEN];
+    items.forEach((item, position) => {
+      if (position > 0) parts.push(COMMA);
+      parts.push(index.cachedManifest(item.id, () => JSON.stringify(entryOf(item, false))));
+    });
+    parts.push(Buffer.from(`],"total":${items.length}}`));
+    return Buffer.concat(parts);
   }
 
   // ---- helpers for operations ----
@@ -247,21 +276,20 @@ export function createContentStore(options: StoreOptions) {
     /** Items matching the filters, in ID order. */
     async list(filters: ListFilters): Promise<Item[]> {
       await sync.fresh();
-      const now = Date.now();
-      const config = filters.localization ? sites.get() : undefined;
-      return index.sorted().filter((item) => matchesFilters(item, filters, config ? expectedLocales(item, config) : [], now));
+      return filterItems(filters);
     },
 
-    async needsReview(locale: string, kind?: Kind): Promise<Item[]> {
+    /** `{ items, total }` of the items matching the filters, as UTF-8 JSON, cached per query. */
+    async listJson(filters: ListFilters): Promise<Uint8Array<ArrayBuffer>> {
       await sync.fresh();
-      return index.sorted().filter((item) => {
-        const stored = item.locales.get(locale);
-        return (!kind || item.kind === kind) && stored !== undefined && isStale(item, stored);
-      });
+      return cached(`list:${canonicalJson(filters)}`, () => manifestListJson(filterItems(filters)));
     },
 
-    /** The list manifest of an item as JSON, cached until the item changes. */
-    manifestJson: (item: Item) => index.cachedManifest(item.id, () => JSON.stringify(entryOf(item, false))),
+    /** `{ items, total }` of the items whose `locale` is stale, as UTF-8 JSON, cached per query. */
+    async needsReviewJson(locale: string, kind?: Kind): Promise<Uint8Array<ArrayBuffer>> {
+      await sync.fresh();
+      return cached(`needs-review:${locale}:${kind ?? ''}`, () => manifestListJson(staleItems(locale, kind)));
+    },
 
     async get(id: string) {
       await sync.fresh();
@@ -342,14 +370,10 @@ export function createContentStore(options: StoreOptions) {
       return { previousPathname: moved.previousPathname!, etag: moved.etag };
     },
 
-    /** A value computed from all items, recomputed only after the index changed. */
+    /** A value computed from all items, recomputed only after the index changed (or a publication date passed). */
     async derived<T>(key: string, compute: (items: Iterable<Item>) => T): Promise<T> {
       await sync.fresh();
-      const cached = derivedCache.get(key);
-      if (cached?.version === index.version) return cached.value as T;
-      const value = compute(index.items.values());
-      derivedCache.set(key, { version: index.version, value });
-      return value;
+      return cached(`derived:${key}`, () => compute(index.items.values()));
     },
 
     /** Runs a write that is not a content write (an upload) so that git tasks wait for it too. */

@@ -5,7 +5,7 @@ import { fsErrorCode } from '../errors.js';
 import { contentEtagOf, metaEtagOf } from './etag.js';
 import { parseLocaleFile } from './files.js';
 import type { ItemIndex } from './item-index.js';
-import { parseContentPath } from './paths.js';
+import { parseContentPath, type ParsedContentPath } from './paths.js';
 import type { LocaleFile, StoredLocale } from './types.js';
 import { createFolderWatcher } from './watch.js';
 
@@ -30,6 +30,12 @@ type WithItemLock = <T>(id: string, task: () => Promise<T>) => Promise<T>;
 
 const SCAN_CONCURRENCY = 64;
 
+async function inBatches<T>(entries: T[], task: (entry: T) => Promise<void>): Promise<void> {
+  for (let start = 0; start < entries.length; start += SCAN_CONCURRENCY) {
+    await Promise.all(entries.slice(start, start + SCAN_CONCURRENCY).map(task));
+  }
+}
+
 /**
  * Keeps the index equal to the files: one full scan at start, then every path a folder watcher
  * reports goes through the same `syncFile`, which skips files whose lstat signature is unchanged
@@ -42,10 +48,15 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
   const isExcluded = (folder: string) => options.excluded.some((excluded) => folder === excluded || folder.startsWith(excluded + path.sep))
     || (folder !== root && (path.basename(folder).startsWith('.') || path.basename(folder) === 'node_modules'));
   let draining: Promise<void> | null = null;
+  /** Every content folder seen, so that a vanished path is known to have been a folder. */
+  const folders = new Set<string>();
 
-  async function syncFile(filePath: string): Promise<void> {
-    const where = parseContentPath(path.relative(root, filePath));
-    if (!where) return;
+  const isIndexed = (where: ParsedContentPath, filePath: string, stat: Stats) => {
+    const stored = index.get(where.id)?.locales.get(where.locale);
+    return stored?.path === filePath && stored.signature === signatureOf(stat);
+  };
+
+  async function syncFile(filePath: string, where: ParsedContentPath): Promise<void> {
     await options.withItemLock(where.id, async () => {
       let stat: Stats;
       try {
@@ -55,9 +66,7 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
         index.removeLocale(where.id, where.locale, filePath);
         return;
       }
-      if (!stat.isFile()) return;
-      const signature = signatureOf(stat);
-      if (index.get(where.id)?.locales.get(where.locale)?.signature === signature) return;
+      if (!stat.isFile() || isIndexed(where, filePath, stat)) return;
       let read;
       try {
         read = await readLocaleFile(filePath, where.extension, stat);
@@ -72,11 +81,22 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
     });
   }
 
+  /**
+   * A reported change to a content file. The store's own writes are reported too; their file
+   * already has the indexed signature, so one lstat settles them without waiting for the item's lock.
+   */
+  async function syncChangedFile(filePath: string, where: ParsedContentPath): Promise<void> {
+    const stat = await fs.lstat(filePath).catch(() => null);
+    if (stat?.isFile() && isIndexed(where, filePath, stat)) return;
+    await syncFile(filePath, where);
+  }
+
   /** Syncs every file under `folder`; returns the paths it found. */
   async function scanFolder(folder: string): Promise<Set<string>> {
     const files: string[] = [];
     const walk = async (current: string): Promise<void> => {
       if (isExcluded(current)) return;
+      folders.add(current);
       watcher.add(current);
       const entries = await fs.readdir(current, { withFileTypes: true }).catch(() => []);
       const subfolders: string[] = [];
@@ -88,35 +108,37 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
       await Promise.all(subfolders.map(walk));
     };
     await walk(folder);
-    for (let start = 0; start < files.length; start += SCAN_CONCURRENCY) {
-      await Promise.all(files.slice(start, start + SCAN_CONCURRENCY).map(syncFile));
-    }
+    const contentFiles = files.flatMap((file) => {
+      const where = parseContentPath(path.relative(root, file));
+      return where ? [{ file, where }] : [];
+    });
+    await inBatches(contentFiles, ({ file, where }) => syncFile(file, where));
     return new Set(files);
   }
 
   async function syncPath(changed: string): Promise<void> {
+    const where = parseContentPath(path.relative(root, changed));
+    if (where) return syncChangedFile(changed, where);
     const stat = await fs.lstat(changed).catch(() => null);
     if (stat?.isDirectory()) {
       await scanFolder(changed);
-      return;
-    }
-    if (!stat) {
+    } else if (!stat && folders.has(changed)) {
       // A vanished folder takes its files with it without a per-file event.
+      for (const folder of [...folders]) if (folder === changed || folder.startsWith(changed + path.sep)) folders.delete(folder);
       watcher.removeTree(changed);
       for (const [id, locale] of [...index.localesUnder(changed + path.sep)]) {
         await options.withItemLock(id, async () => index.removeLocale(id, locale));
       }
     }
-    await syncFile(changed);
   }
 
   async function drain(): Promise<void> {
     while (dirty.size > 0) {
       const batch = [...dirty];
       dirty.clear();
-      for (const changed of batch) {
-        await syncPath(changed).catch((error) => console.warn(`[astro-quire] could not read ${changed}: ${(error as Error).message}`));
-      }
+      await inBatches(batch, (changed) => syncPath(changed).catch((error) => {
+        console.warn(`[astro-quire] could not read ${changed}: ${(error as Error).message}`);
+      }));
     }
   }
 

@@ -18,7 +18,7 @@ const SiteSchema = v.pipe(
   }),
   v.check((site) => site.locales.includes(site.defaultLocale), 'defaultLocale must be one of locales'),
 );
-const SitesSchema = v.object({
+export const SitesSchema = v.object({
   sites: v.pipe(
     v.record(v.pipe(v.string(), v.regex(NAME_PATTERN, 'is not a valid site name (lowercase letters, digits, "_" and "-")')), SiteSchema),
     v.check((sites) => !Object.keys(sites).some((name) => RESERVED_SITE_NAMES.includes(name)),

@@ -14,12 +14,9 @@ type Ctx = Context<AppEnv>;
 
 const author = (c: Ctx) => c.get('identity')?.email;
 
-/** `{ items, total }` assembled from each item's cached manifest JSON. */
-function manifestList(c: Ctx, store: ContentStore, items: Parameters<ContentStore['manifestJson']>[0][]) {
-  return c.body(`{"items":[${items.map(store.manifestJson).join(',')}],"total":${items.length}}`, 200, {
-    'content-type': 'application/json; charset=utf-8',
-  });
-}
+const jsonBody = (c: Ctx, body: Uint8Array<ArrayBuffer>) => c.body(body, 200, {
+  'content-type': 'application/json; charset=utf-8',
+});
 
 export function contentRoutes(store: ContentStore, limits: { jsonBodyBytes: number }) {
   const body = (c: Ctx) => readJsonBody(c.req.raw, limits.jsonBodyBytes);
@@ -43,9 +40,9 @@ export function contentRoutes(store: ContentStore, limits: { jsonBodyBytes: numb
     .get('/collections', async (c) => c.json({ collections: await store.collections() }))
     .get('/needs-review', async (c) => {
       const { locale, kind } = parseInput(NeedsReviewQuerySchema, c.req.query(), 'query');
-      return manifestList(c, store, await store.needsReview(locale, kind));
+      return jsonBody(c, await store.needsReviewJson(locale, kind));
     })
-    .get('/', async (c) => manifestList(c, store, await store.list(parseInput(ListQuerySchema, c.req.query(), 'query'))))
+    .get('/', async (c) => jsonBody(c, await store.listJson(parseInput(ListQuerySchema, c.req.query(), 'query'))))
     .post('/', async (c) => {
       const raw = await body(c);
       const input = parseInput(CreateContentSchema, raw, 'body');
