@@ -1,9 +1,9 @@
 import git from 'isomorphic-git';
 import { stamped, type Signature } from './author.js';
 import { readIndexEntries } from './stage.js';
-import { changedRows } from './status.js';
 import { at, resolveOrNull, treeOf, type GitRepo } from './repository.js';
 import { TreeEditor } from './tree-editor.js';
+import { changedFiles } from './worktree-status.js';
 import { sameEntry } from './tree-entries.js';
 
 export interface CommitResult {
@@ -29,10 +29,10 @@ export function defaultMessage(now: Date, files: string[]): string {
  */
 export async function commitScope(repo: GitRepo, options: { message?: string; author: Signature; now?: Date }): Promise<CommitResult> {
   const now = options.now ?? new Date();
-  const rows = await changedRows(repo);
-  const paths = rows.map(([filepath]) => filepath);
-  const present = rows.filter(([, , workdir]) => workdir !== 0).map(([filepath]) => filepath);
-  const deleted = rows.filter(([, , workdir]) => workdir === 0).map(([filepath]) => filepath);
+  const files = await changedFiles(repo);
+  const paths = files.map((file) => file.path);
+  const present = files.filter((file) => !file.deleted).map((file) => file.path);
+  const deleted = files.filter((file) => file.deleted).map((file) => file.path);
   if (present.length > 0) await git.add({ ...at(repo), filepath: present });
   for (const filepath of deleted) await git.remove({ ...at(repo), filepath });
 
