@@ -8,9 +8,9 @@ import type { Manifests } from './manifest.js';
 import { isAddressableName } from './safe-path.js';
 import { sniffFile } from './sniff.js';
 import type { AssetEntry, AssetRecord, FileFacts, FolderTreeNode } from './types.js';
+import { signatureOf } from '../util/file-signature.js';
 
 export const folderLabel = (segments: string[]) => (segments.length === 0 ? '/' : `/${segments.join('/')}`);
-const signatureOf = (stat: Stats) => `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
 
 /** What a folder holds on disk: regular files and folders the API can address (no hidden names, no symlinks). */
 interface Listing { files: Array<{ name: string; stat: Stats }>; folders: string[] }

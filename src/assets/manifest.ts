@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import writeFileAtomic from 'write-file-atomic';
 import { fsErrorCode, QuireError } from '../errors.js';
 import type { AssetRecord } from './types.js';
+import { signatureOf } from '../util/file-signature.js';
 
 /** One manifest per folder, beside the files it describes; hidden, so it is never listed as an asset. */
 export const MANIFEST_NAME = '.quire-assets.json';
@@ -26,7 +27,6 @@ export type Records = Map<string, AssetRecord>;
 
 interface Cached { signature: string; records: Records; problem?: string }
 
-const signatureOf = (stat: { ino: number; size: number; mtimeMs: number }) => `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
 
 /** `{ "<filename>": { ...record } }`, filenames sorted and keys in a fixed order, so git diffs stay small. */
 function serialize(records: Records): string {

@@ -14,7 +14,8 @@ import { ItemIndex } from './item-index.js';
 import { findNamed } from './names.js';
 import { applyLocaleUpdate, mergeMeta, type DateInput, type LocaleUpdate } from './locale-update.js';
 import { localeFilePath } from './paths.js';
-import { createIndexSync, signatureOf, storedLocale } from './sync.js';
+import { signatureOf } from '../util/file-signature.js';
+import { createIndexSync, storedLocale } from './sync.js';
 import type { ContentData, ContentType, Item, ItemHome, Kind, LocaleFile, Meta } from './types.js';
 import { currentEtag, entryOf, isStale, localizedEntryOf } from './views.js';
 
@@ -208,6 +209,11 @@ export function createContentStore(options: StoreOptions) {
       const { defaultLocale, locales } = scopeOf(item);
       const previous = item.locales.get(locale);
       if (previous && etag !== '') checkEtag(item, locale, etag);
+      // An etag names a version of this locale: if the locale is gone (deleted meanwhile), the write
+      // must not bring it back with only what this request carries.
+      if (!previous && etag !== '') {
+        throw new QuireError('STALE_WRITE', `Content "${id}" has no locale ${locale} any more (it was deleted since it was read): reload it; a new translation is added without an etag.`, { id, locale, currentEtag: null });
+      }
       if (!previous) {
         requireConfiguredLocale(item, locale, locales);
         // A new translation of a fragment or data entry keeps the item's name unless it is given one.

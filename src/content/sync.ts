@@ -1,34 +1,47 @@
-import type { Stats } from 'node:fs';
+import fsSync, { type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fsErrorCode } from '../errors.js';
+import { signatureOf } from '../util/file-signature.js';
 import { contentEtagOf, metaEtagOf } from './etag.js';
-import { parseLocaleFile } from './files.js';
+import { parseLocaleFile, type ParsedLocaleFile } from './files.js';
 import type { ItemIndex } from './item-index.js';
 import { parseContentPath, type ParsedContentPath } from './paths.js';
 import type { LocaleFile, StoredLocale } from './types.js';
 import { createFolderWatcher } from './watch.js';
 
-export const signatureOf = (stat: Stats) => `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
-
 export function storedLocale(file: LocaleFile, filePath: string, signature: string): StoredLocale {
   return { file, metaEtag: metaEtagOf(file), contentEtag: file.content ? contentEtagOf(file.content) : '', path: filePath, signature };
 }
 
-/**
- * Reads and parses one locale file whose lstat is `stat`; a hand-written file without `created` or
- * `modified` gets the file's mtime. Throws an Error saying what is wrong with the file.
- */
-export async function readLocaleFile(filePath: string, extension: 'json' | 'mdx', stat: Stats) {
-  const parsed = parseLocaleFile(await fs.readFile(filePath, 'utf8'), extension);
+/** A parsed file as the index keeps it; a hand-written file without `created` or `modified` gets the file's mtime. */
+function indexedFile(parsed: ParsedLocaleFile, filePath: string, stat: Stats) {
   const stamp = stat.mtime.toISOString();
   const file: LocaleFile = { ...parsed.file, created: parsed.file.created ?? stamp, modified: parsed.file.modified ?? stamp };
   return { type: parsed.type, stored: storedLocale(file, filePath, signatureOf(stat)) };
 }
 
+/** Reads and parses one locale file whose lstat is `stat`; throws an Error saying what is wrong with the file. */
+export async function readLocaleFile(filePath: string, extension: 'json' | 'mdx', stat: Stats) {
+  return indexedFile(parseLocaleFile(await fs.readFile(filePath, 'utf8'), extension), filePath, stat);
+}
+
+/** The same with synchronous I/O, for the start-up scan; the fstat of the open file gives the signature. */
+function readLocaleFileSync(filePath: string, extension: 'json' | 'mdx') {
+  const descriptor = fsSync.openSync(filePath, 'r');
+  try {
+    const stat = fsSync.fstatSync(descriptor);
+    return indexedFile(parseLocaleFile(fsSync.readFileSync(descriptor, 'utf8'), extension), filePath, stat);
+  } finally {
+    fsSync.closeSync(descriptor);
+  }
+}
+
 type WithItemLock = <T>(id: string, task: () => Promise<T>) => Promise<T>;
 
 const SCAN_CONCURRENCY = 64;
+/** Files read between two turns of the event loop during the start-up scan. */
+const LOAD_SLICE = 500;
 
 async function inBatches<T>(entries: T[], task: (entry: T) => Promise<void>): Promise<void> {
   for (let start = 0; start < entries.length; start += SCAN_CONCURRENCY) {
@@ -91,8 +104,32 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
     await syncFile(filePath, where);
   }
 
-  /** Syncs every file under `folder`; returns the paths it found. */
-  async function scanFolder(folder: string): Promise<Set<string>> {
+  /**
+   * The start-up scan: nothing else touches the index until it is ready, so files are read with
+   * synchronous calls (open, fstat, read, close: the fstat gives the signature for free) in slices
+   * that yield to the event loop between them — far less overhead per file than promises.
+   */
+  async function loadAll(): Promise<void> {
+    const files = await listFolder(root);
+    for (let start = 0; start < files.length; start += LOAD_SLICE) {
+      for (const filePath of files.slice(start, start + LOAD_SLICE)) {
+        const where = parseContentPath(path.relative(root, filePath));
+        if (!where) continue;
+        try {
+          const { type, stored } = readLocaleFileSync(filePath, where.extension);
+          if (!index.setLocale(where, where.id, type, where.locale, stored)) {
+            console.warn(`[astro-quire] skipping ${filePath}: the ID "${where.id}" already belongs to another item.`);
+          }
+        } catch (error) {
+          if (fsErrorCode(error) !== 'ENOENT') console.warn(`[astro-quire] skipping ${filePath}: ${(error as Error).message}`);
+        }
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Every file below `folder` (watching each folder on the way). */
+  async function listFolder(folder: string): Promise<string[]> {
     const files: string[] = [];
     const walk = async (current: string): Promise<void> => {
       if (isExcluded(current)) return;
@@ -108,6 +145,12 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
       await Promise.all(subfolders.map(walk));
     };
     await walk(folder);
+    return files;
+  }
+
+  /** Syncs every file under `folder`; returns the paths it found. */
+  async function scanFolder(folder: string): Promise<Set<string>> {
+    const files = await listFolder(folder);
     const contentFiles = files.flatMap((file) => {
       const where = parseContentPath(path.relative(root, file));
       return where ? [{ file, where }] : [];
@@ -142,7 +185,7 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
     }
   }
 
-  const ready = fs.mkdir(root, { recursive: true }).then(() => scanFolder(root)).then(() => {});
+  const ready = fs.mkdir(root, { recursive: true }).then(loadAll);
 
   return {
     ready,

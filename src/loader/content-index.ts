@@ -3,7 +3,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ItemIndex } from '../content/item-index.js';
 import { parseContentPath, TOP_FOLDERS } from '../content/paths.js';
-import { readLocaleFile, signatureOf } from '../content/sync.js';
+import { readLocaleFile } from '../content/sync.js';
+import { signatureOf } from '../util/file-signature.js';
 import type { Kind } from '../content/types.js';
 
 const FOLDERS_OF: Record<Kind, string[]> = {
