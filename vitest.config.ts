@@ -8,6 +8,8 @@ export default defineConfig({
     // Test sites (with copies of the packed package) live under test/.work; never collect from there.
     exclude: ['test/.work/**', 'node_modules/**', 'dist/**'],
     globalSetup: ['test/support/global-setup.ts'],
+    // The reliability suite's table (load held, faults survived, inputs tried, writes lost, 500s seen), after the summary.
+    reporters: ['default', './test/reliability/support/table-reporter.ts'],
     pool: 'forks',
     maxWorkers: 2,
     fileParallelism: true,

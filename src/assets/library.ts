@@ -59,7 +59,10 @@ export function createAssetLibrary(options: AssetLibraryOptions) {
   const moveFiles = createMover({ guard, folders, manifests, catalog });
   const computeUsage = createUsageScanner(servePrefix);
 
-  const write = <T>(task: () => Promise<T>) => options.content.shared(task);
+  const write = <T>(task: () => Promise<T>) => options.content.shared(async () => {
+    await temp.swept();
+    return task();
+  });
   const notFound = (assetPath: string) => new QuireError('ASSET_NOT_FOUND', `No asset at "${assetPath}".`, { path: assetPath });
 
   /** An existing asset file: its checked segments, real path and lstat. */

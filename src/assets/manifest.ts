@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
-import writeFileAtomic from 'write-file-atomic';
 import { fsErrorCode, QuireError } from '../errors.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
 import type { AssetRecord } from './types.js';
 import { signatureOf } from '../util/file-signature.js';
 
@@ -74,6 +74,11 @@ export function createManifests() {
       stat = await fs.lstat(file);
     } catch (error) {
       if (fsErrorCode(error) !== 'ENOENT' && fsErrorCode(error) !== 'ENOTDIR') throw error;
+      cache.delete(folder);
+      return { signature: '', records: new Map() };
+    }
+    if (!stat.isFile()) {
+      // A symlink (or anything but a file) is not this folder's manifest: never read through it; a write replaces it.
       cache.delete(folder);
       return { signature: '', records: new Map() };
     }

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
-import { QuireError } from '../errors.js';
+import { fsErrorCode, QuireError } from '../errors.js';
 import type { TempFiles } from './temp-files.js';
 
 /** A file received into the temp folder, with the form's other fields. */
@@ -13,6 +13,7 @@ export interface ReceivedUpload {
 }
 
 const FIELD_LIMITS = { fields: 20, fieldSize: 64 * 1024, parts: 40, files: 1, headerPairs: 100 };
+const DISK_ERRORS = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'EFBIG', 'EIO', 'EISDIR', 'ENOTDIR', 'EMFILE', 'ENFILE']);
 
 /**
  * Streams a `multipart/form-data` body to disk: the part named `file` goes to a temp file, never
@@ -39,11 +40,15 @@ export async function receiveMultipart(
   const tempPath = await options.temp.create();
   const fields: Record<string, string> = {};
   // Set from the parser's callbacks.
-  const state: { file?: NonNullable<ReceivedUpload['file']>; writing?: Promise<void>; truncated: boolean } = { truncated: false };
+  const state: { file?: NonNullable<ReceivedUpload['file']>; writing?: Promise<void>; truncated: boolean; overLimit?: string } = { truncated: false };
 
   parser.on('field', (name, value) => {
     fields[name] = value;
   });
+  // busboy drops what is over a limit without a word; a form that has more is refused instead.
+  parser.on('partsLimit', () => { state.overLimit ??= `more than ${FIELD_LIMITS.parts} parts`; });
+  parser.on('fieldsLimit', () => { state.overLimit ??= `more than ${FIELD_LIMITS.fields} fields`; });
+  parser.on('filesLimit', () => { state.overLimit ??= `more than ${FIELD_LIMITS.files} file`; });
   parser.on('file', (name, stream, info) => {
     if (name !== 'file' || state.writing) {
       stream.resume();
@@ -66,11 +71,19 @@ export async function receiveMultipart(
     await options.temp.remove(tempPath);
     if (error instanceof QuireError) throw error;
     const message = (error as Error).message;
+    // The disk refused the part (read-only, full, over a size limit): the server's fault, not the upload's.
+    if (DISK_ERRORS.has(fsErrorCode(error) ?? '')) {
+      throw new QuireError('WRITE_ERROR', `Could not store the upload: ${message}`, undefined, { cause: error });
+    }
     const malformed = /multipart|boundary|unexpected end of form|malformed/i.test(message);
     throw new QuireError(malformed ? 'INVALID_REQUEST' : 'ASSET_UPLOAD_FAILED', `The upload could not be read: ${message}`, undefined, { cause: error });
   }
 
   const { file } = state;
+  if (state.overLimit) {
+    await options.temp.remove(tempPath);
+    throw new QuireError('INVALID_REQUEST', `The upload has ${state.overLimit}: send one file, in a field named "file", with at most ${FIELD_LIMITS.fields} other fields.`, { limit: FIELD_LIMITS });
+  }
   if (!file) {
     await options.temp.remove(tempPath);
     return { fields };

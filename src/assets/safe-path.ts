@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fsErrorCode, QuireError } from '../errors.js';
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
-const PERCENT_ESCAPE = /%[0-9a-f]{2}/i;
+/** `%2e`, and IIS's `%u002e`: an escape still there after the router's one decoding. */
+const PERCENT_ESCAPE = /%(?:[0-9a-f]{2}|u[0-9a-f]{4})/i;
 const DRIVE = /^[a-z]:/i;
 
 const invalid = (field: string, value: string, problem: string) =>
@@ -14,9 +15,25 @@ const invalid = (field: string, value: string, problem: string) =>
  * splits it into segments. Refuses rather than repairs: `..`, `.`, empty segments, backslashes,
  * control characters (NUL), a percent escape left after decoding (double encoding), an absolute or
  * drive path, and hidden names (the manifest and the temp folder are hidden). A folder may start
- * with one `/`, meaning the assets root; `''` or `/` is the root itself (no segments).
+ * with one `/`, meaning the assets root; `''` or `/` is the root itself (no segments). The same
+ * holds for the path's NFKC form.
  */
 export function parseAssetPath(input: string, field: string, options: { folder: boolean }): string[] {
+  // Compatibility characters (‥, ．, ／, ＼) fold to `..`, `.`, `/` and `\` under NFKC, as some tools
+  // and file systems fold them: a path must be as harmless folded as it is written.
+  const folded = input.normalize('NFKC');
+  if (folded !== input) {
+    try {
+      checkedSegments(folded, field, options);
+    } catch (error) {
+      if (error instanceof QuireError) throw invalid(field, input, `${(error.details as { problem: string }).problem} (once its compatibility characters are folded, as NFKC does)`);
+      throw error;
+    }
+  }
+  return checkedSegments(input, field, options);
+}
+
+function checkedSegments(input: string, field: string, options: { folder: boolean }): string[] {
   if (input.length > 1024) throw invalid(field, input.slice(0, 40), 'longer than 1024 characters');
   if (CONTROL.test(input)) throw invalid(field, input, 'control characters (such as NUL) are not allowed');
   if (input.includes('\\')) throw invalid(field, input, 'backslashes are not allowed; use /');

@@ -13,12 +13,21 @@ export const ContentId = v.pipe(v.string(), v.regex(ID_PATTERN, 'Expected a cont
 export const Pathname = v.pipe(
   v.string(),
   v.maxLength(512, 'Expected at most 512 characters'),
-  v.check(isValidPathname, 'Expected a pathname that starts with "/", with no "..", "//", "?", "#" or trailing "/"'),
+  v.check(isValidPathname, 'Expected a pathname that starts with "/", with no "." or ".." segment, "//", "?", "#", backslash, control character or trailing "/"'),
 );
 
+/**
+ * A pathname becomes a URL and a redirect's `Location`: a backslash would read as `/` in a
+ * browser (`/\evil.test` is another host), a control character would break the header, and a
+ * compatibility character such as `‥` or `／` must not fold (NFKC) into a dot segment or a slash.
+ */
 export function isValidPathname(value: string): boolean {
+  return isPlainPathname(value) && isPlainPathname(value.normalize('NFKC'));
+}
+
+function isPlainPathname(value: string): boolean {
   if (!value.startsWith('/') || value.length > 512) return false;
   if (value === '/') return true;
-  return !value.endsWith('/') && !value.includes('//') && !/[?#\0]/.test(value)
+  return !value.endsWith('/') && !value.includes('//') && !/[?#\\\u0000-\u001f\u007f]/.test(value)
     && !value.split('/').some((segment) => segment === '..' || segment === '.');
 }

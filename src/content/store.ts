@@ -1,8 +1,9 @@
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { QuireError } from '../errors.js';
-import type { SiteConfig, SitesConfig, SitesSource } from '../sites/sites-config.js';
+import { siteNamed, type SiteConfig, type SitesConfig, type SitesSource } from '../sites/sites-config.js';
+import { leadsOutside, writeFileAtomic } from '../util/atomic-write.js';
 import { KeyedLock } from '../util/keyed-lock.js';
 import { WriteGate } from '../util/write-gate.js';
 import { createDerivedCache } from './derived-cache.js';
@@ -71,7 +72,7 @@ export function createContentStore(options: StoreOptions) {
   // ---- scope rules (DECISIONS §3) ----
 
   function siteConfig(site: string): SiteConfig {
-    const config = sites.get().sites[site];
+    const config = siteNamed(sites.get(), site);
     if (!config) throw new QuireError('SITE_NOT_FOUND', `No site named "${site}" in sites.json.`, { site });
     return config;
   }
@@ -87,7 +88,7 @@ export function createContentStore(options: StoreOptions) {
 
   function expectedLocales(item: Item, config: SitesConfig): readonly string[] {
     if (item.site === undefined) return config.globalLocales;
-    return config.sites[item.site]?.locales ?? [];
+    return siteNamed(config, item.site)?.locales ?? [];
   }
 
   function requireConfiguredLocale(home: ItemHome, locale: string, locales: readonly string[]) {
@@ -127,10 +128,27 @@ export function createContentStore(options: StoreOptions) {
 
   // ---- files ----
 
+  /** Whether a file the index skipped (unreadable, or a symlink) holds one of these paths: a new item never takes it over. */
+  function onDisk(home: ItemHome, id: string, type: ContentType, locales: string[]): boolean {
+    return locales.some((locale) => {
+      try {
+        fsSync.lstatSync(localeFilePath(root, home, id, locale, type));
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  }
+
   async function writeLocale(item: ItemHome & { id: string; type: ContentType }, locale: string, file: LocaleFile) {
     const filePath = localeFilePath(root, item, item.id, locale, item.type);
+    // A site or collection folder that is a symlink out of the root: the scan never reads there, and no write goes there.
+    const folder = path.dirname(filePath);
+    if (await leadsOutside(root, folder).catch(() => false)) {
+      throw new QuireError('INVALID_REQUEST', `The folder ${path.relative(root, folder)} leads outside the content root (through a symlink): content cannot be stored there.`, { folder: path.relative(root, folder) });
+    }
     try {
-      await fs.mkdir(path.dirname(filePath), { recursive: true });
+      await fs.mkdir(folder, { recursive: true });
       await writeFileAtomic(filePath, serializeLocaleFile(item.type, file));
       const stored = storedLocale(file, filePath, signatureOf(await fs.lstat(filePath)));
       index.setLocale(item, item.id, item.type, locale, stored);
@@ -346,7 +364,8 @@ export function createContentStore(options: StoreOptions) {
         const unnamed = input.kind !== 'page' && input.name === undefined;
         const id = uniqueId(
           idBase(input.kind, { ...input, pathname: files.get(defaultLocale)!.pathname }),
-          (candidate) => index.get(candidate) !== undefined || (unnamed && nameOwner(home, candidate) !== undefined),
+          (candidate) => index.get(candidate) !== undefined || (unnamed && nameOwner(home, candidate) !== undefined)
+            || onDisk(home, candidate, input.type, [...files.keys()]),
         );
         if (unnamed) for (const file of files.values()) file.name = id;
         const item = { ...home, id, type: input.type };

@@ -2,6 +2,7 @@ import fsSync, { type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fsErrorCode } from '../errors.js';
+import { removeInterruptedWrites } from '../util/atomic-write.js';
 import { signatureOf } from '../util/file-signature.js';
 import { contentEtagOf, metaEtagOf } from './etag.js';
 import { parseLocaleFile, type ParsedLocaleFile } from './files.js';
@@ -107,10 +108,13 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
   /**
    * The start-up scan: nothing else touches the index until it is ready, so files are read with
    * synchronous calls (open, fstat, read, close: the fstat gives the signature for free) in slices
-   * that yield to the event loop between them — far less overhead per file than promises.
+   * that yield to the event loop between them — far less overhead per file than promises. Temporary
+   * files that a killed process left beside content files go first.
    */
   async function loadAll(): Promise<void> {
-    const files = await listFolder(root);
+    const listed = await listFolder(root);
+    const leftovers = new Set(await removeInterruptedWrites(listed, (target) => parseContentPath(path.relative(root, target)) !== null));
+    const files = listed.filter((file) => !leftovers.has(file));
     for (let start = 0; start < files.length; start += LOAD_SLICE) {
       for (const filePath of files.slice(start, start + LOAD_SLICE)) {
         const where = parseContentPath(path.relative(root, filePath));

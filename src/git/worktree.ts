@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import git from 'isomorphic-git';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomic } from '../util/atomic-write.js';
 import { QuireError, fsErrorCode } from '../errors.js';
 import { readIndexEntries } from './stage.js';
 import { at, treeOf, type GitRepo } from './repository.js';

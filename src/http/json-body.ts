@@ -29,10 +29,52 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
     throw new QuireError('INVALID_REQUEST', 'The request body is not valid UTF-8 text.');
   }
   if (text.trim() === '') return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw new QuireError('INVALID_REQUEST', `The request body is not valid JSON: ${(error as Error).message}`);
+  }
+  checkShape(value);
+  return value;
+}
+
+/** Deeper than any content an editor makes, and shallow enough for every recursive step after (hashing, YAML). */
+export const MAX_JSON_DEPTH = 200;
+
+/**
+ * Refuses what no client needs and some code downstream could trip over: nesting deeper than
+ * MAX_JSON_DEPTH (recursive serializers would overflow the stack), and the prototype-pollution
+ * keys `__proto__` and `constructor.prototype` (as secure-json-parse does). Walks without recursion.
+ */
+function checkShape(root: unknown): void {
+  interface Node { value: unknown; depth: number; parent?: Node; key?: string | number }
+  const pathOf = (node: Node, key?: string): string => {
+    const keys: Array<string | number> = key === undefined ? [] : [key];
+    for (let at: Node | undefined = node; at?.parent; at = at.parent) keys.unshift(at.key!);
+    return keys.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`)).join('');
+  };
+  const stack: Node[] = [{ value: root, depth: 1 }];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const { value, depth } = node;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > MAX_JSON_DEPTH) {
+      throw new QuireError('INVALID_REQUEST', `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`, { field: pathOf(node), limit: MAX_JSON_DEPTH });
+    }
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) {
+        if (typeof value[index] === 'object' && value[index] !== null) stack.push({ value: value[index], depth: depth + 1, parent: node, key: index });
+      }
+      continue;
+    }
+    for (const key of Object.keys(value)) {
+      const child = (value as Record<string, unknown>)[key];
+      if (key === '__proto__' || (key === 'constructor' && typeof child === 'object' && child !== null && Object.hasOwn(child, 'prototype'))) {
+        throw new QuireError('INVALID_REQUEST', `The request body has the key "${pathOf(node, key)}", which is not allowed (prototype pollution).`, { field: pathOf(node, key) });
+      }
+      if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: depth + 1, parent: node, key });
+    }
   }
 }
 

@@ -3,12 +3,16 @@ import { QuireError } from '../errors.js';
 
 export interface FieldProblem { field: string; message: string }
 
+const OBJECT_TYPES = new Set(['object', 'loose_object', 'strict_object', 'object_with_rest']);
+
 /**
  * Validates one input (a query, a body) against its schema. A required field that is absent gives
  * MISSING_REQUIRED_FIELD; anything else that does not fit gives INVALID_REQUEST. `details.fields`
  * names every offending field either way.
  */
 export function parseInput<const S extends v.GenericSchema>(schema: S, input: unknown, what = 'request'): v.InferOutput<S> {
+  // valibot's object schemas also take an array (as an object with no keys): a body must be an object.
+  if (Array.isArray(input) && OBJECT_TYPES.has(schema.type)) throw new QuireError('INVALID_REQUEST', `Invalid ${what}: expected a JSON object, not an array`, { fields: [{ field: '', message: 'Expected a JSON object' }] });
   const result = v.safeParse(schema, input);
   if (result.success) return result.output;
   const isMissing = (issue: v.BaseIssue<unknown>) => issue.input === undefined && Boolean(v.getDotPath(issue));
@@ -25,5 +29,6 @@ export function parseInput<const S extends v.GenericSchema>(schema: S, input: un
 /** A comma-separated list in a query string ('a, b,,c' → ['a','b','c']). */
 export const commaList = v.pipe(
   v.string(),
+  v.description('A comma-separated list.'),
   v.transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean)),
 );

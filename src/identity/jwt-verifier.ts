@@ -24,7 +24,8 @@ export function createJwtVerifier(source: JwtSource): IdentityVerifier {
     const token = header || (source.cookie ? readCookie(headers, source.cookie) : undefined);
     if (!token) return { identity: null, reason: `no token in the ${source.header} header${source.cookie ? ` or the ${source.cookie} cookie` : ''}` };
     try {
-      const { payload } = await jwtVerify(token, jwks, { issuer: source.issuer, audience: source.audience, algorithms });
+      // jose checks `exp` only when present: a token without one would be good forever, so it must have one.
+      const { payload } = await jwtVerify(token, jwks, { issuer: source.issuer, audience: source.audience, algorithms, requiredClaims: ['exp'] });
       return identityFromClaims(payload);
     } catch (error) {
       return { identity: null, reason: describeJoseError(error) };

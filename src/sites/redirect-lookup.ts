@@ -1,6 +1,6 @@
 import type { ContentStore } from '../content/store.js';
 import { computeRedirects, redirectsByPathname } from './redirects.js';
-import type { SitesSource } from './sites-config.js';
+import { siteNamed, type SitesSource } from './sites-config.js';
 
 /**
  * Where a request for a moved page's old URL should go, or null. When the request's host is one
@@ -14,7 +14,8 @@ export function createRedirectLookup(store: ContentStore, sites: SitesSource) {
     if (!candidates) return null;
     const host = url.hostname;
     const domainMatches = candidates.filter((redirect) => {
-      const domain = sites.get().sites[redirect.site]?.domains?.[redirect.locale];
+      const domains = siteNamed(sites.get(), redirect.site)?.domains;
+      const domain = domains && Object.hasOwn(domains, redirect.locale) ? domains[redirect.locale] : undefined;
       return domain !== undefined && domain.replace(/^https?:\/\//, '').split(/[:/]/)[0] === host;
     });
     const targets = new Set((domainMatches.length > 0 ? domainMatches : candidates).map((redirect) => redirect.to));

@@ -32,6 +32,10 @@ export type SiteConfig = SitesConfig['sites'][string];
 
 const DEFAULT_CONFIG: SitesConfig = { sites: {}, globalLocales: ['en'] };
 
+/** A site by name; only the file's own keys count (`constructor` or `__proto__` is no site). */
+export const siteNamed = (config: SitesConfig, name: string): SiteConfig | undefined =>
+  (Object.hasOwn(config.sites, name) ? config.sites[name] : undefined);
+
 /** `sites.json`, re-read whenever the file changes (one stat per call), validated on every read. */
 export function createSitesConfig(contentRoot: string) {
   const file = path.join(contentRoot, 'sites.json');

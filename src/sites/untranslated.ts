@@ -1,6 +1,6 @@
 import { isPublished } from '../content/filters.js';
 import type { Item } from '../content/types.js';
-import type { SitesConfig } from './sites-config.js';
+import { siteNamed, type SitesConfig } from './sites-config.js';
 
 export interface UntranslatedOptions { excludeSites: string[]; includeUnpublished: boolean; now: number }
 
@@ -13,7 +13,7 @@ export function untranslated(items: Item[], config: SitesConfig, locale: string,
   return items.filter((item) => {
     if (item.locales.has(locale)) return false;
     if (item.site !== undefined) {
-      if (options.excludeSites.includes(item.site) || !config.sites[item.site]?.locales.includes(locale)) return false;
+      if (options.excludeSites.includes(item.site) || !siteNamed(config, item.site)?.locales.includes(locale)) return false;
     } else if (!config.globalLocales.includes(locale)) {
       return false;
     }

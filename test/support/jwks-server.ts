@@ -5,8 +5,8 @@ import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey, type
 export interface SignOptions {
   /** `wrong` signs with a key the JWKS does not publish (but with the same `kid`, so only the signature fails). @default 'good' */
   key?: 'good' | 'wrong';
-  /** Seconds from now until `exp`; negative gives an expired token. @default 300 */
-  expiresIn?: number;
+  /** Seconds from now until `exp`; negative gives an expired token; `null` omits the claim. @default 300 */
+  expiresIn?: number | null;
   /** `null` omits the claim. @default the server's audience */
   audience?: string | string[] | null;
   /** `null` omits the claim. @default the server's issuer */
@@ -26,7 +26,7 @@ export interface JwksServer {
   requests(): number;
   sign(claims: JWTPayload, options?: SignOptions): Promise<string>;
   /** An `alg: none` token with the same default claims: must never be accepted. */
-  unsigned(claims: JWTPayload, options?: Pick<SignOptions, 'expiresIn' | 'audience' | 'issuer'>): string;
+  unsigned(claims: JWTPayload, options?: { expiresIn?: number; audience?: string | string[] | null; issuer?: string | null }): string;
   close(): Promise<void>;
 }
 
@@ -69,8 +69,8 @@ export async function startJwksServer(options: { issuer?: string; audience?: str
       const key: CryptoKey = signOptions.key === 'wrong' ? wrong.privateKey : good.privateKey;
       const jwt = new SignJWT(claims)
         .setProtectedHeader({ alg: signOptions.alg ?? 'RS256', kid: signOptions.kid ?? KID, typ: 'JWT' })
-        .setIssuedAt(now() - 60)
-        .setExpirationTime(now() + (signOptions.expiresIn ?? 300));
+        .setIssuedAt(typeof claims.iat === 'number' ? claims.iat : now() - 60);
+      if (signOptions.expiresIn !== null) jwt.setExpirationTime(now() + (signOptions.expiresIn ?? 300));
       const iss = signOptions.issuer === undefined ? issuer : signOptions.issuer;
       const aud = signOptions.audience === undefined ? audience : signOptions.audience;
       if (iss !== null) jwt.setIssuer(iss);

@@ -10,6 +10,8 @@ export interface ManagedProcess {
   readonly exited: Promise<number | string>;
   /** Terminates the whole process group; safe to call twice. */
   stop(): Promise<void>;
+  /** SIGKILLs the whole process group at once (a crash: no exit handlers run) and waits for the exit. */
+  kill(): Promise<void>;
 }
 
 // Process groups still alive, so a worker that dies mid-run does not leave servers behind.
@@ -88,6 +90,11 @@ export function startProcess(command: string, args: string[], options: { cwd: st
         live.delete(pid);
       })();
       return stopping;
+    },
+    async kill() {
+      killGroup(pid, 'SIGKILL');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+      live.delete(pid);
     },
   };
 }

@@ -33,9 +33,18 @@ export interface SiteOptions {
 export interface RunningSite {
   /** Origin of the server, e.g. `http://127.0.0.1:43121` (no trailing slash). */
   url: string;
+  /** The server's process id (the leader of its process group). */
+  pid: number;
   /** Server output so far (startup logs, error messages). */
   logs(): string;
   stop(): Promise<void>;
+  /** SIGKILL, as a crash would: no exit handlers run. Resolves once the process is gone. */
+  kill(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** A command the server runs under, e.g. `['setpriv', '--reuid=65534', ...]` or `['prlimit', '--fsize=0']`. */
+  wrapper?: string[];
 }
 
 export interface TestSite {
@@ -47,6 +56,8 @@ export interface TestSite {
   build(env?: Record<string, string | undefined>): Promise<{ code: number; output: string }>;
   /** `astro build` (throws with its output on failure), then the standalone server on a free port. */
   buildAndStart(env?: Record<string, string | undefined>): Promise<RunningSite>;
+  /** The standalone server of the last build, on a free port (again after a stop or a kill). */
+  startBuilt(env?: Record<string, string | undefined>, options?: StartOptions): Promise<RunningSite>;
 }
 
 /** A port that was free a moment ago on 127.0.0.1 (the OS picks it, so parallel workers do not collide). */
@@ -99,6 +110,16 @@ ${adapter ? "  adapter: node({ mode: 'standalone' }),\n" : ''}  integrations: [q
   const build = async (env: Record<string, string | undefined> = {}) =>
     runProcess(process.execPath, [ASTRO_BIN, 'build'], { cwd: dir, env: childEnv(env), timeoutMs: BUILD_TIMEOUT_MS });
 
+  const startBuilt = async (env: Record<string, string | undefined> = {}, startOptions: StartOptions = {}): Promise<RunningSite> => {
+    const port = await freePort();
+    const [command, ...args] = [...(startOptions.wrapper ?? []), process.execPath, path.join(dir, 'dist', 'server', 'entry.mjs')];
+    const proc = startProcess(command!, args, {
+      cwd: dir,
+      env: childEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }),
+    });
+    return waitUntilReady(proc, `http://127.0.0.1:${port}`, 'production server', prefix);
+  };
+
   return {
     dir,
     contentRoot,
@@ -114,13 +135,9 @@ ${adapter ? "  adapter: node({ mode: 'standalone' }),\n" : ''}  integrations: [q
     async buildAndStart(env = {}) {
       const result = await build(env);
       if (result.code !== 0) throw new Error(`astro build failed in ${dir} (exit ${result.code}):\n${result.output}`);
-      const port = await freePort();
-      const proc = startProcess(process.execPath, [path.join(dir, 'dist', 'server', 'entry.mjs')], {
-        cwd: dir,
-        env: childEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }),
-      });
-      return waitUntilReady(proc, `http://127.0.0.1:${port}`, 'production server', prefix);
+      return startBuilt(env);
     },
+    startBuilt,
   };
 }
 
@@ -146,7 +163,7 @@ async function waitUntilReady(proc: ManagedProcess, url: string, what: string, p
     try {
       const response = await fetch(`${url}${prefix}/auth/user`, { signal: AbortSignal.timeout(5_000) });
       const body = await response.text();
-      if (response.status === 200) return { url, logs: proc.logs, stop: proc.stop };
+      if (response.status === 200) return { url, pid: proc.pid, logs: proc.logs, stop: proc.stop, kill: proc.kill };
       last = `${response.status} ${body.slice(0, 300)}`;
     } catch (error) {
       last = (error as Error).message;

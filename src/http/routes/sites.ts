@@ -2,13 +2,13 @@ import { Hono } from 'hono';
 import type { ContentStore } from '../../content/store.js';
 import { QuireError } from '../../errors.js';
 import { computeRedirects } from '../../sites/redirects.js';
-import { RESERVED_SITE_NAMES, type SitesSource } from '../../sites/sites-config.js';
+import { RESERVED_SITE_NAMES, siteNamed, type SitesSource } from '../../sites/sites-config.js';
 import { untranslated } from '../../sites/untranslated.js';
 import type { AppEnv } from '../app-env.js';
 import { quoteEtag } from '../etag-header.js';
 import { readJsonBody } from '../json-body.js';
 import {
-  MoveBodySchema, PagesQuerySchema, PathnameAvailableQuerySchema, RedirectsQuerySchema, UntranslatedQuerySchema,
+  MoveBodySchema, PagesQuerySchema, PathnameAvailableQuerySchema, RedirectsQuerySchema, UntranslatedParamsSchema, UntranslatedQuerySchema,
 } from '../schemas/sites.js';
 import { parseInput } from '../validate.js';
 
@@ -23,8 +23,9 @@ export function siteWideRoutes(store: ContentStore, sites: SitesSource) {
       return c.json({ items, total: items.length });
     })
     .get('/untranslated/:targetLocale', async (c) => {
+      const { targetLocale } = parseInput(UntranslatedParamsSchema, { targetLocale: c.req.param('targetLocale') }, 'path');
       const { excludeSites, includeUnpublished } = parseInput(UntranslatedQuerySchema, c.req.query(), 'query');
-      const items = untranslated(await store.list({}), sites.get(), c.req.param('targetLocale'), { excludeSites, includeUnpublished, now: Date.now() });
+      const items = untranslated(await store.list({}), sites.get(), targetLocale, { excludeSites, includeUnpublished, now: Date.now() });
       return c.json({ items: items.map((item) => store.manifestOf(item)), total: items.length });
     });
 }
@@ -33,7 +34,7 @@ export function siteWideRoutes(store: ContentStore, sites: SitesSource) {
 export function siteRoutes(store: ContentStore, sites: SitesSource, limits: { jsonBodyBytes: number }) {
   const requireSite = (site: string) => {
     if (RESERVED_SITE_NAMES.includes(site)) throw new QuireError('ROUTE_NOT_FOUND', `No API route at /${site}/…`);
-    const config = sites.get().sites[site];
+    const config = siteNamed(sites.get(), site);
     if (!config) throw new QuireError('SITE_NOT_FOUND', `No site named "${site}" in sites.json.`, { site });
     return config;
   };

@@ -2,12 +2,24 @@ import * as v from 'valibot';
 import { CollectionName, ContentId, LocaleCode, Pathname, SiteName } from '../../content/codes.js';
 import { KINDS, TYPES } from '../../content/types.js';
 import { commaList } from '../validate.js';
+import { JsonObject } from './git.js';
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))$/;
+
+/** A date-time that names a real instant: `Date.parse` rolls 2026-02-30 over into March, so each part is checked. */
+function isIsoDateTime(value: string): boolean {
+  const match = ISO_DATE_TIME.exec(value);
+  if (!match) return false;
+  const [year, month, day, hour, minute, second = '0', offsetHours = '0', offsetMinutes = '0'] = match.slice(1).map((part) => part ?? '0') as string[];
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  return date.getUTCFullYear() === Number(year) && date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day)
+    && Number(hour) <= 23 && Number(minute) <= 59 && Number(second) <= 59 && Number(offsetHours) <= 23 && Number(offsetMinutes) <= 59
+    && !Number.isNaN(Date.parse(value));
+}
 
 /** An ISO 8601 date-time, or null / false / "" to unset it. */
 const DateField = v.optional(v.union([
-  v.pipe(v.string(), v.check((value) => value === '' || (ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value))), 'Expected an ISO 8601 date-time such as 2026-01-31T09:00:00Z, or null to unset it')),
+  v.pipe(v.string(), v.check((value) => value === '' || isIsoDateTime(value), 'Expected an ISO 8601 date-time such as 2026-01-31T09:00:00Z, or null to unset it')),
   v.null(),
   v.literal(false),
 ], 'Expected an ISO 8601 date-time, or null / false / "" to unset it'));
@@ -15,8 +27,8 @@ const DateField = v.optional(v.union([
 const MetaValueString = v.optional(v.nullable(v.string()));
 const MetaValueList = v.optional(v.nullable(v.array(v.string())));
 
-/** Partial ContentMeta: the known fields are typed, any other key is allowed; null removes a key. */
-const MetaSchema = v.looseObject({
+/** Partial ContentMeta: an object whose known fields are typed, any other key is allowed; null removes a key. */
+const MetaSchema = v.intersect([JsonObject, v.looseObject({
   title: MetaValueString,
   description: MetaValueString,
   author: MetaValueString,
@@ -25,13 +37,14 @@ const MetaSchema = v.looseObject({
   ogTitle: MetaValueString,
   ogDescription: MetaValueString,
   ogImage: MetaValueString,
-});
+})]);
 
-const ContentDataSchema = v.strictObject({
+/** What is stored as a locale's content: an object (valibot's object schemas alone would also take an array). */
+const ContentDataSchema = v.intersect([JsonObject, v.strictObject({
   visualData: v.optional(v.unknown()),
   mdx: v.optional(v.string()),
-  data: v.optional(v.record(v.string(), v.unknown())),
-});
+  data: v.optional(v.intersect([JsonObject, v.record(v.string(), v.unknown())])),
+})]);
 
 /** Names that would be read as a fixed route under /fragments, /blocks or /data. */
 const RESERVED_NAMES = ['collections', 'pages', 'pathname-available', 'name-available', 'move'];
@@ -81,15 +94,18 @@ export const CreateContentSchema = v.pipe(
 /** A page needs a site: checked on its own so that its absence is MISSING_REQUIRED_FIELD. */
 export const PageSiteSchema = v.object({ site: SiteName });
 
+/** `a,b` in a query: each a locale code. */
+export const LocaleList = v.pipe(commaList, v.array(LocaleCode));
+
 export const ListQuerySchema = v.object({
   kind: v.optional(v.picklist(KINDS)),
-  site: v.optional(v.string()),
-  collection: v.optional(v.string()),
+  site: v.optional(SiteName),
+  collection: v.optional(CollectionName),
   type: v.optional(v.picklist(TYPES)),
-  locales: v.optional(commaList),
+  locales: v.optional(LocaleList),
   published: v.optional(v.pipe(v.picklist(['true', 'false']), v.transform((value) => value === 'true'))),
   localization: v.optional(v.picklist(['complete', 'partial', 'one'])),
-  missingLocales: v.optional(commaList),
+  missingLocales: v.optional(LocaleList),
 });
 
 export const NeedsReviewQuerySchema = v.object({

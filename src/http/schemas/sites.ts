@@ -1,8 +1,11 @@
 import * as v from 'valibot';
-import { CollectionName, LocaleCode, Pathname } from '../../content/codes.js';
+import { CollectionName, ContentId, LocaleCode, Pathname, SiteName } from '../../content/codes.js';
 import { commaList } from '../validate.js';
 
 const required = v.pipe(v.string(), v.nonEmpty('Required'));
+// Codes in queries are checked like everywhere else (DECISIONS §3): a filter that could never match
+// is a mistake worth a 400, and no lookup ever sees a path-like or prototype-like value.
+const SiteList = v.pipe(commaList, v.array(SiteName));
 const booleanFlag = v.optional(v.pipe(v.picklist(['true', 'false']), v.transform((value) => value === 'true')), 'false');
 
 export const PagesQuerySchema = v.object({ locale: v.optional(LocaleCode) });
@@ -10,7 +13,7 @@ export const PagesQuerySchema = v.object({ locale: v.optional(LocaleCode) });
 export const PathnameAvailableQuerySchema = v.object({
   pathname: Pathname,
   locale: v.optional(LocaleCode, 'en'),
-  excludeId: v.optional(v.string()),
+  excludeId: v.optional(ContentId),
 });
 
 export const MoveBodySchema = v.object({
@@ -20,27 +23,29 @@ export const MoveBodySchema = v.object({
   etag: required,
 });
 
-export const RedirectsQuerySchema = v.object({ site: v.optional(v.string()), locale: v.optional(v.string()) });
+export const RedirectsQuerySchema = v.object({ site: v.optional(SiteName), locale: v.optional(LocaleCode) });
 
 export const UntranslatedQuerySchema = v.object({
-  excludeSites: v.optional(commaList, ''),
+  excludeSites: v.optional(SiteList, ''),
   includeUnpublished: booleanFlag,
 });
 
-export const DataNameAvailableQuerySchema = v.object({ name: CollectionName, collection: CollectionName, excludeId: v.optional(v.string()) });
-export const DataListQuerySchema = v.object({ collection: v.optional(v.string()), locale: v.optional(v.string()) });
-export const DataByNameQuerySchema = v.object({ collection: v.string(), locale: v.optional(v.string()) });
+export const UntranslatedParamsSchema = v.object({ targetLocale: LocaleCode });
 
-export const FragmentListQuerySchema = v.object({ collection: v.optional(v.string()), locale: v.optional(v.string()), site: v.optional(v.string()) });
+export const DataNameAvailableQuerySchema = v.object({ name: CollectionName, collection: CollectionName, excludeId: v.optional(ContentId) });
+export const DataListQuerySchema = v.object({ collection: v.optional(CollectionName), locale: v.optional(LocaleCode) });
+export const DataByNameQuerySchema = v.object({ collection: CollectionName, locale: v.optional(LocaleCode) });
+
+export const FragmentListQuerySchema = v.object({ collection: v.optional(CollectionName), locale: v.optional(LocaleCode), site: v.optional(SiteName) });
 export const FragmentNameAvailableQuerySchema = v.object({
   name: CollectionName,
   collection: v.optional(CollectionName, 'components'),
   locale: v.optional(LocaleCode, 'en'),
-  excludeId: v.optional(v.string()),
-  site: v.optional(v.string()),
+  excludeId: v.optional(ContentId),
+  site: v.optional(SiteName),
 });
 export const FragmentByNameQuerySchema = v.object({
-  collection: v.optional(v.string(), 'components'),
-  locale: v.optional(v.string()),
-  site: v.optional(v.string()),
+  collection: v.optional(CollectionName, 'components'),
+  locale: v.optional(LocaleCode),
+  site: v.optional(SiteName),
 });

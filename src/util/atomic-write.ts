@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fsErrorCode } from '../errors.js';
+
+/** A temporary file: `<file>.<decimal number>`, beside the file it replaces (write-file-atomic's naming too). */
+const TEMP_SUFFIX = /\.\d{1,10}$/;
+
+/** The file a temporary file was meant to become, or undefined when `file` is not one. */
+export const tempFileTarget = (file: string): string | undefined => (TEMP_SUFFIX.test(file) ? file.replace(TEMP_SUFFIX, '') : undefined);
+
+/**
+ * Writes `file` atomically: a temporary file beside it, written and fsynced, then renamed over it,
+ * so a reader (or a crash) sees the old file or the new one, never a torn one. A failure removes the
+ * temporary file and leaves the old file as it was.
+ *
+ * Not write-file-atomic, on purpose: it resolves a symlink at `file` and writes where it points
+ * (a link planted in a content folder would lead the write out of it; a rename replaces the link),
+ * and its signal-exit handlers re-raise SIGXFSZ, which Node otherwise ignores, so a write over the
+ * process's file-size limit killed the whole server instead of failing.
+ */
+export async function writeFileAtomic(file: string, data: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
+  const temp = `${file}.${randomBytes(4).readUInt32BE(0)}`;
+  const existing = options.mode === undefined ? await fs.lstat(file).catch(() => undefined) : undefined;
+  const mode = options.mode ?? (existing?.isFile() ? existing.mode & 0o7777 : 0o666);
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(temp, 'wx', mode);
+    await handle.writeFile(data);
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await fs.rename(temp, file);
+  } catch (error) {
+    await handle?.close().catch(() => {});
+    await fs.rm(temp, { force: true }).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Removes temporary files that a killed process left behind (a crash between write and rename);
+ * `isTarget` says which final paths this caller owns. Run at start-up, before any write of this
+ * process: one server per content root, so no other writer's temporary file can be in flight.
+ */
+export async function removeInterruptedWrites(files: Iterable<string>, isTarget: (target: string) => boolean): Promise<string[]> {
+  const removed: string[] = [];
+  for (const file of files) {
+    const target = tempFileTarget(file);
+    if (target === undefined || !isTarget(target)) continue;
+    try {
+      await fs.rm(file, { force: true });
+      removed.push(file);
+    } catch (error) {
+      console.warn(`[astro-quire] could not remove ${file}, left by an interrupted write: ${(error as Error).message} (${fsErrorCode(error)})`);
+    }
+  }
+  if (removed.length > 0) console.info(`[astro-quire] removed ${removed.length} temporary file(s) left by an interrupted write, e.g. ${path.basename(removed[0]!)}`);
+  return removed;
+}
+
+/**
+ * Whether `target` leads out of `root` through a symlink: the real path of its deepest existing
+ * ancestor must lie inside the real root (the root itself may be a link).
+ */
+export async function leadsOutside(root: string, target: string): Promise<boolean> {
+  const realRoot = await fs.realpath(root);
+  for (let probe = target; ; probe = path.dirname(probe)) {
+    try {
+      const real = await fs.realpath(probe);
+      return real !== realRoot && !real.startsWith(realRoot + path.sep);
+    } catch (error) {
+      const code = fsErrorCode(error);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+      if (probe === root || path.dirname(probe) === probe) return false;
+    }
+  }
+}
