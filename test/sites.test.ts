@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createQuireClient, NotFoundError, type QuireClient } from '../src/client/index.js';
 import { api, type ApiClient } from './support/http.js';
 import { createSite, type RunningSite, type TestSite } from './support/site.js';
 
@@ -31,6 +32,8 @@ describe.each(['dev', 'production'] as const)('sites, data, fragments and redire
   let site: TestSite;
   let server: RunningSite;
   let client: ApiClient;
+  /** The typed client, for the sections that use it. */
+  let quire: QuireClient;
 
   beforeAll(async () => {
     site = await createSite({
@@ -40,6 +43,7 @@ describe.each(['dev', 'production'] as const)('sites, data, fragments and redire
     });
     server = mode === 'dev' ? await site.startDev() : await site.buildAndStart();
     client = api(server.url);
+    quire = createQuireClient({ baseUrl: server.url });
 
     const create = async (body: unknown) => {
       const response = await client.post('/content', { body });
@@ -230,19 +234,22 @@ describe.each(['dev', 'production'] as const)('sites, data, fragments and redire
   });
 
   describe('data entries', () => {
+    const itemIds = (list: { items: Array<{ id: string }> }) => list.items.map((item) => item.id);
+
     it('lists data collections and entries, optionally by collection and locale', async () => {
-      expect((await client.get('/data/collections')).json).toEqual({ collections: ['authors', 'settings'] });
-      expect(ids(await client.get('/data'))).toEqual(['ada', 'checkout', 'grace']);
-      expect(ids(await client.get('/data', { query: { collection: 'authors' } }))).toEqual(['ada', 'grace']);
-      const german = await client.get('/data', { query: { locale: 'de' } });
-      expect(ids(german)).toEqual(['ada']);
-      expect(Object.keys(german.json.items[0].locales)).toEqual(['de']);
+      expect(await quire.data.collections()).toEqual({ collections: ['authors', 'settings'] });
+      expect(itemIds(await quire.data.list())).toEqual(['ada', 'checkout', 'grace']);
+      expect(itemIds(await quire.data.list({ collection: 'authors' }))).toEqual(['ada', 'grace']);
+      const german = await quire.data.list({ locale: 'de' });
+      expect(itemIds(german)).toEqual(['ada']);
+      expect(Object.keys(german.items[0]!.locales)).toEqual(['de']);
     });
 
     it('checks name availability', async () => {
-      expect((await client.get('/data/name-available', { query: { name: 'ada', collection: 'authors' } })).json).toEqual({ available: false, existingId: 'ada' });
-      expect((await client.get('/data/name-available', { query: { name: 'ada', collection: 'authors', excludeId: 'ada' } })).json).toEqual({ available: true });
-      expect((await client.get('/data/name-available', { query: { name: 'ada', collection: 'settings' } })).json).toEqual({ available: true });
+      expect(await quire.data.nameAvailable('ada', 'authors')).toEqual({ available: false, existingId: 'ada' });
+      expect(await quire.data.nameAvailable('ada', 'authors', { excludeId: 'ada' })).toEqual({ available: true });
+      expect(await quire.data.nameAvailable('ada', 'settings')).toEqual({ available: true });
+      // Requests the typed client cannot express.
       for (const query of [{ name: 'ada' }, { collection: 'authors' }]) {
         const response = await client.get('/data/name-available', { query });
         expect(response.status).toBe(400);
@@ -251,20 +258,19 @@ describe.each(['dev', 'production'] as const)('sites, data, fragments and redire
     });
 
     it('returns an entry by name as a manifest, reduced to one locale on request', async () => {
-      const whole = await client.get('/data/ada', { query: { collection: 'authors' } });
-      expect(whole.status).toBe(200);
-      expect(whole.json).toMatchObject({ id: 'ada', type: 'json', kind: 'data', collection: 'authors' });
-      expect(Object.keys(whole.json.locales)).toEqual(['de', 'en']);
-      expect(whole.json.locales.en.content).toBeUndefined();
-      const german = await client.get('/data/ada', { query: { collection: 'authors', locale: 'de' } });
-      expect(Object.keys(german.json.locales)).toEqual(['de']);
+      const whole = await quire.data.get('ada', 'authors');
+      expect(whole).toMatchObject({ id: 'ada', type: 'json', kind: 'data', collection: 'authors' });
+      expect(Object.keys(whole.locales)).toEqual(['de', 'en']);
+      expect('content' in whole.locales.en!).toBe(false);
+      const german = await quire.data.get('ada', 'authors', { locale: 'de' });
+      expect(Object.keys(german.locales)).toEqual(['de']);
       const noCollection = await client.get('/data/ada');
       expect(noCollection.status).toBe(400);
       expect(noCollection.json.error.code).toBe('MISSING_REQUIRED_FIELD');
-      for (const query of [{ collection: 'settings' }, { collection: 'authors', locale: 'fr' }]) {
-        const missing = await client.get('/data/ada', { query });
-        expect(missing.status).toBe(404);
-        expect(missing.json.error.code).toBe('CONTENT_NOT_FOUND');
+      for (const [collection, locale] of [['settings', undefined], ['authors', 'fr']] as const) {
+        const missing = await quire.data.get('ada', collection, { locale }).catch((error: unknown) => error);
+        expect(missing).toBeInstanceOf(NotFoundError);
+        expect(missing).toMatchObject({ status: 404, code: 'CONTENT_NOT_FOUND' });
       }
     });
   });

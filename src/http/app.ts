@@ -14,6 +14,7 @@ import { contentRoutes } from './routes/content.js';
 import { dataRoutes } from './routes/data.js';
 import { fragmentRoutes } from './routes/fragments.js';
 import { gitRoutes } from './routes/git.js';
+import { openApiRoutes } from './routes/openapi.js';
 import { siteRoutes, siteWideRoutes } from './routes/sites.js';
 
 export interface AppDependencies {
@@ -33,6 +34,8 @@ export function createApp(deps: AppDependencies) {
   const api = app.basePath(deps.prefix);
   // Before the identity check: pages show these files to visitors who have no gateway identity.
   api.route('/assets', assetServeRoutes(deps.assets));
+  // Also public: the OpenAPI document describes the API and holds no content.
+  api.route('/', openApiRoutes(deps.prefix));
   api.use('*', identityMiddleware(deps.verifyIdentity, { requireIdentity: deps.requireIdentity, publicPath: `${deps.prefix}/auth/user` }));
   api.route('/auth', authRoutes());
   api.route('/content', contentRoutes(deps.store, deps.limits));

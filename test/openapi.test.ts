@@ -1,0 +1,144 @@
+import { compileErrors, validate } from '@readme/openapi-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_STATUS, type ErrorCode } from '../src/errors.js';
+import { createApp, type AppDependencies } from '../src/http/app.js';
+import { toOpenApiPath } from '../src/http/openapi.js';
+import { createSite, type RunningSite } from './support/site.js';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document walked by the test
+type Doc = any;
+
+/** `METHOD /path` of every route the app's router serves, in OpenAPI form (middleware `ALL` entries left out). */
+function routerOperations(prefix: string): string[] {
+  const inert = {} as never;
+  const deps: AppDependencies = {
+    prefix, store: inert, sites: inert, git: inert, assets: inert,
+    verifyIdentity: async () => ({ identity: null, reason: 'none' }), requireIdentity: false, limits: { jsonBodyBytes: 1024 },
+  };
+  return createApp(deps).routes
+    .filter((route) => route.method !== 'ALL')
+    .map((route) => {
+      expect(route.path.startsWith(prefix), route.path).toBe(true);
+      return `${route.method} ${toOpenApiPath(route.path.slice(prefix.length))}`;
+    });
+}
+
+function documentOperations(doc: Doc): string[] {
+  return Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
+    Object.keys(item).filter((key) => METHODS.includes(key)).map((method) => `${method.toUpperCase()} ${path}`));
+}
+
+async function fetchDocument(server: RunningSite, prefix: string) {
+  const response = await fetch(`${server.url}${prefix}/openapi.json`);
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  return { doc: JSON.parse(await response.text()) as Doc, bytes: await fetch(`${server.url}${prefix}/openapi.json`).then((r) => r.text()) };
+}
+
+describe('OpenAPI document (dev)', () => {
+  let server: RunningSite;
+  let doc: Doc;
+  let again: string;
+
+  beforeAll(async () => {
+    const site = await createSite({ name: 'openapi-dev', config: '{ requireIdentity: false }' });
+    server = await site.startDev();
+    ({ doc, bytes: again } = await fetchDocument(server, '/__cms/api'));
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+    const result = await validate(structuredClone(doc));
+    expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
+    expect(result.warnings).toEqual([]);
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/__cms/api' })]);
+    expect(doc.info.version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('has every route the router serves, and nothing else', () => {
+    const served = routerOperations('/__cms/api');
+    const documented = documentOperations(doc);
+    expect(served.length).toBeGreaterThan(50);
+    expect(new Set(served).size).toBe(served.length);
+    expect([...documented].sort()).toEqual([...served].sort());
+  });
+
+  it('gives every operation an ID, a success or documented failure, and error codes at their catalog status', () => {
+    const ids = new Set<string>();
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Doc>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        expect(ids.has(operation.operationId), where).toBe(false);
+        ids.add(operation.operationId);
+        const statuses = Object.keys(operation.responses).map(Number);
+        expect(statuses.some((status) => status < 300) || operation.description?.includes('always answers 400'), where).toBe(true);
+        expect(statuses, where).toContain(500);
+        for (const status of statuses.filter((s) => s >= 400)) {
+          const codes: ErrorCode[] = operation.responses[status].content['application/json'].schema.properties.error.properties.code.enum;
+          for (const code of codes) expect(ERROR_STATUS[code], `${where} ${status} ${code}`).toBe(status);
+        }
+        for (const name of path.match(/\{(\w+)\}/g) ?? []) {
+          expect(operation.parameters.some((p: Doc) => p.in === 'path' && `{${p.name}}` === name), `${where} ${name}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('is generated from the route schemas: bodies, queries, headers and named shapes', () => {
+    const paths = doc.paths;
+    expect(paths['/content'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateContentInput' });
+    expect(paths['/content/{id}'].put.requestBody).toMatchObject({ required: false });
+    expect(paths['/content/{id}/{locale}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/LocalizedEntry' });
+    expect(paths['/content/{id}/{locale}'].get.responses['200'].headers.ETag).toBeDefined();
+    expect(paths['/content/{id}'].delete.parameters).toContainEqual(expect.objectContaining({ name: 'If-Match', in: 'header', required: true }));
+    const needsReview = paths['/content/needs-review'].get;
+    expect(needsReview.parameters).toContainEqual(expect.objectContaining({ name: 'locale', in: 'query', required: true, schema: expect.objectContaining({ pattern: expect.any(String) }) }));
+    expect(Object.keys(needsReview.responses)).toEqual(['200', '400', '401', '500']);
+    expect(needsReview.responses['400'].description).toContain('MISSING_REQUIRED_FIELD');
+    const list = paths['/content'].get.parameters;
+    expect(list.find((p: Doc) => p.name === 'published').schema.enum).toEqual(['true', 'false']);
+    expect(paths['/content/batch'].post.responses['207']).toBeDefined();
+    expect(paths['/assets/upload'].post.requestBody.content['multipart/form-data'].schema.required).toContain('file');
+    expect(paths['/git/commit'].post.requestBody.required).toBe(false);
+    expect(paths['/auth/user'].get.security).toEqual([]);
+    expect(paths['/openapi.json'].get.security).toEqual([]);
+    expect(doc.components.schemas.FolderTreeNode.properties.children.items).toEqual({ $ref: '#/components/schemas/FolderTreeNode' });
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining([
+      'ContentEntry', 'ContentManifest', 'LocalizedEntry', 'AssetEntry', 'FolderTreeNode', 'SitesConfig', 'GitStatus', 'ErrorEnvelope',
+    ]));
+  });
+
+  it('is built once and served as the same bytes', () => {
+    expect(again).toBe(JSON.stringify(doc));
+  });
+});
+
+describe('OpenAPI document (production, custom prefix, identity required)', () => {
+  let server: RunningSite;
+
+  beforeAll(async () => {
+    const site = await createSite({ name: 'openapi-prod', config: "{ prefix: '/cms-api' }", prefix: '/cms-api' });
+    server = await site.buildAndStart();
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('is public, describes the prefix in use, and matches the router there', async () => {
+    const { doc } = await fetchDocument(server, '/cms-api');
+    expect(doc.servers[0].url).toBe('/cms-api');
+    expect([...documentOperations(doc)].sort()).toEqual([...routerOperations('/cms-api')].sort());
+    const result = await validate(structuredClone(doc));
+    expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
+    const content = await fetch(`${server.url}/cms-api/content`);
+    expect(content.status).toBe(401);
+    expect((await content.json()).error.code).toBe('UNAUTHORIZED');
+  });
+});
