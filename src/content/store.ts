@@ -68,6 +68,13 @@ export function createContentStore(options: StoreOptions) {
   const gate = new WriteGate();
   const sync = createIndexSync(root, index, { excluded: options.excluded, withItemLock });
   const cached = createDerivedCache(index);
+  // A selection may depend on sites.json (expected locales), so its cache key names the configuration read.
+  const configKeys = new WeakMap<SitesConfig, string>();
+  const keyConfig = (config: SitesConfig) => {
+    const key = canonicalJson(config);
+    configKeys.set(config, key);
+    return key;
+  };
 
   // ---- scope rules (DECISIONS §3) ----
 
@@ -144,13 +151,19 @@ export function createContentStore(options: StoreOptions) {
     const filePath = localeFilePath(root, item, item.id, locale, item.type);
     // A site or collection folder that is a symlink out of the root: the scan never reads there, and no write goes there.
     const folder = path.dirname(filePath);
-    if (await leadsOutside(root, folder).catch(() => false)) {
+    let outside = false;
+    try {
+      outside = leadsOutside(root, folder);
+    } catch {
+      // An unreadable folder: the write below fails and says why.
+    }
+    if (outside) {
       throw new QuireError('INVALID_REQUEST', `The folder ${path.relative(root, folder)} leads outside the content root (through a symlink): content cannot be stored there.`, { folder: path.relative(root, folder) });
     }
     try {
-      await fs.mkdir(folder, { recursive: true });
-      await writeFileAtomic(filePath, serializeLocaleFile(item.type, file));
-      const stored = storedLocale(file, filePath, signatureOf(await fs.lstat(filePath)));
+      fsSync.mkdirSync(folder, { recursive: true });
+      const written = await writeFileAtomic(filePath, serializeLocaleFile(item.type, file));
+      const stored = storedLocale(file, filePath, signatureOf(written));
       index.setLocale(item, item.id, item.type, locale, stored);
       return stored;
     } catch (error) {
@@ -181,6 +194,16 @@ export function createContentStore(options: StoreOptions) {
       const stored = item.locales.get(locale);
       return (!kind || item.kind === kind) && stored !== undefined && isStale(item, stored);
     });
+  }
+
+  /**
+   * `{ items, total }` of a selection of the ID-ordered items, as UTF-8 JSON, cached under `key`
+   * until the content, sites.json or a publication date changes (so a repeated list costs a lookup).
+   */
+  async function selectionJson(key: string, select: (sorted: readonly Item[]) => readonly Item[]): Promise<Uint8Array<ArrayBuffer>> {
+    await sync.fresh();
+    const config = sites.get();
+    return cached(`${key}\0${configKeys.get(config) ?? keyConfig(config)}`, () => manifestListJson(select(index.sorted())));
   }
 
   function manifestListJson(items: readonly Item[]): Uint8Array<ArrayBuffer> {
@@ -304,16 +327,12 @@ export function createContentStore(options: StoreOptions) {
     },
 
     /** `{ items, total }` of the items matching the filters, as UTF-8 JSON, cached per query. */
-    async listJson(filters: ListFilters): Promise<Uint8Array<ArrayBuffer>> {
-      await sync.fresh();
-      return cached(`list:${canonicalJson(filters)}`, () => manifestListJson(filterItems(filters)));
-    },
+    listJson: (filters: ListFilters) => selectionJson(`list:${canonicalJson(filters)}`, () => filterItems(filters)),
 
     /** `{ items, total }` of the items whose `locale` is stale, as UTF-8 JSON, cached per query. */
-    async needsReviewJson(locale: string, kind?: Kind): Promise<Uint8Array<ArrayBuffer>> {
-      await sync.fresh();
-      return cached(`needs-review:${locale}:${kind ?? ''}`, () => manifestListJson(staleItems(locale, kind)));
-    },
+    needsReviewJson: (locale: string, kind?: Kind) => selectionJson(`needs-review:${locale}:${kind ?? ''}`, () => staleItems(locale, kind)),
+
+    selectionJson,
 
     async get(id: string) {
       await sync.fresh();

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fsErrorCode } from '../errors.js';
 import { removeInterruptedWrites } from '../util/atomic-write.js';
+import { tempFileTarget } from '../util/atomic-write.js';
 import { signatureOf } from '../util/file-signature.js';
 import { contentEtagOf, metaEtagOf } from './etag.js';
 import { parseLocaleFile, type ParsedLocaleFile } from './files.js';
@@ -57,7 +58,10 @@ async function inBatches<T>(entries: T[], task: (entry: T) => Promise<void>): Pr
  */
 export function createIndexSync(root: string, index: ItemIndex, options: { excluded: string[]; withItemLock: WithItemLock }) {
   const dirty = new Set<string>();
-  const watcher = createFolderWatcher((changed) => dirty.add(changed));
+  // A write's temporary file is never content, and its events would only cost lookups.
+  const watcher = createFolderWatcher((changed) => {
+    if (tempFileTarget(changed) === undefined) dirty.add(changed);
+  });
   // Hidden folders and node_modules below the root hold no content; the root itself may be hidden (.content).
   const isExcluded = (folder: string) => options.excluded.some((excluded) => folder === excluded || folder.startsWith(excluded + path.sep))
     || (folder !== root && (path.basename(folder).startsWith('.') || path.basename(folder) === 'node_modules'));
@@ -100,7 +104,8 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
    * already has the indexed signature, so one lstat settles them without waiting for the item's lock.
    */
   async function syncChangedFile(filePath: string, where: ParsedContentPath): Promise<void> {
-    const stat = await fs.lstat(filePath).catch(() => null);
+    // Synchronous: microseconds, where an async lstat would queue behind the writes' fsyncs.
+    const stat = fsSync.lstatSync(filePath, { throwIfNoEntry: false });
     if (stat?.isFile() && isIndexed(where, filePath, stat)) return;
     await syncFile(filePath, where);
   }

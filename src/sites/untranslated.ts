@@ -9,7 +9,7 @@ export interface UntranslatedOptions { excludeSites: string[]; includeUnpublishe
  * list the locale, global fragments and data entries when `globalLocales` does. Items with no
  * published locale only when asked for.
  */
-export function untranslated(items: Item[], config: SitesConfig, locale: string, options: UntranslatedOptions): Item[] {
+export function untranslated(items: readonly Item[], config: SitesConfig, locale: string, options: UntranslatedOptions): Item[] {
   return items.filter((item) => {
     if (item.locales.has(locale)) return false;
     if (item.site !== undefined) {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import fsSync, { type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fsErrorCode } from '../errors.js';
@@ -19,18 +20,22 @@ export const tempFileTarget = (file: string): string | undefined => (TEMP_SUFFIX
  * and its signal-exit handlers re-raise SIGXFSZ, which Node otherwise ignores, so a write over the
  * process's file-size limit killed the whole server instead of failing.
  */
-export async function writeFileAtomic(file: string, data: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
+export async function writeFileAtomic(file: string, data: string | Uint8Array, options: { mode?: number } = {}): Promise<Stats> {
   const temp = `${file}.${randomBytes(4).readUInt32BE(0)}`;
-  const existing = options.mode === undefined ? await fs.lstat(file).catch(() => undefined) : undefined;
+  // Metadata calls are synchronous: they take microseconds, while the thread pool is busy with fsyncs.
+  const existing = options.mode === undefined ? fsSync.lstatSync(file, { throwIfNoEntry: false }) : undefined;
   const mode = options.mode ?? (existing?.isFile() ? existing.mode & 0o7777 : 0o666);
   let handle: fs.FileHandle | undefined;
   try {
     handle = await fs.open(temp, 'wx', mode);
     await handle.writeFile(data);
     await handle.sync();
+    // The renamed file keeps this inode, size and mtime: its signature, without another lstat.
+    const stat = await handle.stat();
     await handle.close();
     handle = undefined;
     await fs.rename(temp, file);
+    return stat;
   } catch (error) {
     await handle?.close().catch(() => {});
     await fs.rm(temp, { force: true }).catch(() => {});
@@ -63,11 +68,11 @@ export async function removeInterruptedWrites(files: Iterable<string>, isTarget:
  * Whether `target` leads out of `root` through a symlink: the real path of its deepest existing
  * ancestor must lie inside the real root (the root itself may be a link).
  */
-export async function leadsOutside(root: string, target: string): Promise<boolean> {
-  const realRoot = await fs.realpath(root);
+export function leadsOutside(root: string, target: string): boolean {
+  const realRoot = fsSync.realpathSync(root);
   for (let probe = target; ; probe = path.dirname(probe)) {
     try {
-      const real = await fs.realpath(probe);
+      const real = fsSync.realpathSync(probe);
       return real !== realRoot && !real.startsWith(realRoot + path.sep);
     } catch (error) {
       const code = fsErrorCode(error);

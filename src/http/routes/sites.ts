@@ -25,8 +25,11 @@ export function siteWideRoutes(store: ContentStore, sites: SitesSource) {
     .get('/untranslated/:targetLocale', async (c) => {
       const { targetLocale } = parseInput(UntranslatedParamsSchema, { targetLocale: c.req.param('targetLocale') }, 'path');
       const { excludeSites, includeUnpublished } = parseInput(UntranslatedQuerySchema, c.req.query(), 'query');
-      const items = untranslated(await store.list({}), sites.get(), targetLocale, { excludeSites, includeUnpublished, now: Date.now() });
-      return c.json({ items: items.map((item) => store.manifestOf(item)), total: items.length });
+      const body = await store.selectionJson(
+        `untranslated:${targetLocale}:${excludeSites.join(',')}:${includeUnpublished}`,
+        (items) => untranslated(items, sites.get(), targetLocale, { excludeSites, includeUnpublished, now: Date.now() }),
+      );
+      return c.body(body, 200, { 'content-type': 'application/json; charset=utf-8' });
     });
 }
 
