@@ -159,7 +159,7 @@ async function main() {
     measures.push(...[].concat(await attempt('git-status', 'git status', () => measureGitStatus({ server, contentRoot, runs: settings.gitRuns }))));
     rss('after git status');
     phase('writes');
-    measures.push(...[].concat(await attempt('writes', 'writes', () => measureWrites({ server, catalog, contentRoot, workDir: runDir, duration: Math.max(1, settings.duration * 2), excludeIds: new Set(modified) }))));
+    measures.push(...[].concat(await attempt('writes', 'writes', () => measureWrites({ server, catalog, contentRoot, workDir: runDir, duration: Math.max(1, settings.duration * 2), excludeIds: new Set(modified), packageDir: pkg.dir }))));
     rss('after the writes');
     phase('upload');
     measures.push(...[].concat(await attempt('upload', 'upload', () => measureUpload({ server, megabytes: settings.uploadMB, contentRoot }))));

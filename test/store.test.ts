@@ -45,6 +45,9 @@ describe('content store', () => {
     const { id } = await first.create(page('/start'), 'ada@example.com');
     await first.updateLocale(id, 'en', { meta: { description: 'Ümlaut ✓' } }, '', undefined);
     const before = await first.get(id);
+    const list = await first.listJson({});
+    expect(/^[\x00-\x7f]*$/.test(list)).toBe(true);
+    expect(JSON.parse(list).items[0].locales.en.meta.description).toBe('Ümlaut ✓');
     first.close();
     const second = open();
     expect(await second.get(id)).toEqual(before);
@@ -111,7 +114,7 @@ describe('content store', () => {
     const { id, etag } = await store.create(page('/stale'), undefined);
     const deFile = path.join(root, 'pages/web/pages', `${id}.de.mdx`);
     const before = await readFile(deFile, 'utf8');
-    const staleIds = async () => JSON.parse((await store.needsReviewJson('de')).toString()).items.map((item: { id: string }) => item.id);
+    const staleIds = async () => JSON.parse(await store.needsReviewJson('de')).items.map((item: { id: string }) => item.id);
     expect(await staleIds()).toEqual([]);
     await store.updateLocale(id, 'en', { content: { mdx: 'v2' } }, etag, undefined);
     expect(await staleIds()).toEqual([id]);
@@ -139,7 +142,7 @@ describe('content store', () => {
     const store = open();
     const soon = new Date(Date.now() + 1200).toISOString();
     await store.create({ ...page('/soon'), locales: { en: { pathname: '/soon', publishAt: soon, content: { mdx: 'x' } } } }, undefined);
-    const publishedIds = async () => JSON.parse((await store.listJson({ published: true })).toString()).items.map((item: { id: string }) => item.id);
+    const publishedIds = async () => JSON.parse(await store.listJson({ published: true })).items.map((item: { id: string }) => item.id);
     expect(await publishedIds()).toEqual([]);
     const { id } = await store.create(page('/now'), undefined);
     expect(await publishedIds()).toEqual([id]);

@@ -1,11 +1,12 @@
-// The write floor: `writers` loops, each rewriting its own file of `bytes` bytes with
-// write-file-atomic (temp file, fsync, rename: the primitive Quire's writes use), for `seconds`.
-// Usage: node bench/floor/atomic-writes.mjs <dir> <seconds> <writers> <bytes>
+// The write floor: `writers` loops, each rewriting its own file of `bytes` bytes with the
+// package's own atomic write (temp file, fsync, rename: what every Quire write does), for `seconds`.
+// Usage: node bench/floor/atomic-writes.mjs <dir> <seconds> <writers> <bytes> <package dir>
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { pathToFileURL } from 'node:url';
 
-const [dir, seconds, writers, bytes] = process.argv.slice(2);
+const [dir, seconds, writers, bytes, packageDir] = process.argv.slice(2);
+const { writeFileAtomic } = await import(pathToFileURL(path.join(packageDir, 'dist/src/util/atomic-write.js')).href);
 await fs.mkdir(dir, { recursive: true });
 const deadline = performance.now() + Number(seconds) * 1000;
 const started = performance.now();

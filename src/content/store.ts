@@ -41,9 +41,6 @@ export interface BatchOperation { id: string; locale: string; data: LocaleUpdate
 /** An operation the HTTP layer already found invalid: reported in place, like any other failure. */
 export interface RejectedOperation { id: string; locale: string; error: QuireError }
 
-const LIST_OPEN = Buffer.from('{"items":[');
-const COMMA = Buffer.from(',');
-
 export interface StoreOptions {
   root: string;
   sites: SitesSource;
@@ -197,23 +194,18 @@ export function createContentStore(options: StoreOptions) {
   }
 
   /**
-   * `{ items, total }` of a selection of the ID-ordered items, as UTF-8 JSON, cached under `key`
+   * `{ items, total }` of a selection of the ID-ordered items, as (ASCII-only) JSON, cached under `key`
    * until the content, sites.json or a publication date changes (so a repeated list costs a lookup).
    */
-  async function selectionJson(key: string, select: (sorted: readonly Item[]) => readonly Item[]): Promise<Uint8Array<ArrayBuffer>> {
+  async function selectionJson(key: string, select: (sorted: readonly Item[]) => readonly Item[]): Promise<string> {
     await sync.fresh();
     const config = sites.get();
     return cached(`${key}\0${configKeys.get(config) ?? keyConfig(config)}`, () => manifestListJson(select(index.sorted())));
   }
 
-  function manifestListJson(items: readonly Item[]): Uint8Array<ArrayBuffer> {
-    const parts: Buffer[] = [LIST_OPEN];
-    items.forEach((item, position) => {
-      if (position > 0) parts.push(COMMA);
-      parts.push(index.cachedManifest(item.id, () => JSON.stringify(entryOf(item, false))));
-    });
-    parts.push(Buffer.from(`],"total":${items.length}}`));
-    return Buffer.concat(parts);
+  function manifestListJson(items: readonly Item[]): string {
+    const manifests = items.map((item) => index.cachedManifest(item.id, () => JSON.stringify(entryOf(item, false))));
+    return `{"items":[${manifests.join(',')}],"total":${items.length}}`;
   }
 
   // ---- helpers for operations ----
@@ -326,10 +318,10 @@ export function createContentStore(options: StoreOptions) {
       return filterItems(filters);
     },
 
-    /** `{ items, total }` of the items matching the filters, as UTF-8 JSON, cached per query. */
+    /** `{ items, total }` of the items matching the filters, as JSON, cached per query. */
     listJson: (filters: ListFilters) => selectionJson(`list:${canonicalJson(filters)}`, () => filterItems(filters)),
 
-    /** `{ items, total }` of the items whose `locale` is stale, as UTF-8 JSON, cached per query. */
+    /** `{ items, total }` of the items whose `locale` is stale, as JSON, cached per query. */
     needsReviewJson: (locale: string, kind?: Kind) => selectionJson(`needs-review:${locale}:${kind ?? ''}`, () => staleItems(locale, kind)),
 
     selectionJson,

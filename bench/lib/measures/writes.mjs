@@ -14,10 +14,10 @@ const FLOOR_SCRIPT = path.join(import.meta.dirname, '..', '..', 'floor', 'atomic
  * carries the etag the previous answer gave, a new title and content, and a sequence number in
  * meta. Afterwards each page's file on disk must hold the last acknowledged write (or a later
  * one that was sent but whose answer the end of the run cut off).
- * Floor: the same number of loops doing write-file-atomic on files of the same size, in a plain
+ * Floor: the same number of loops doing the package's atomic write on files of the same size, in a plain
  * Node process.
  */
-export async function measureWrites({ server, catalog, contentRoot, workDir, duration, excludeIds }) {
+export async function measureWrites({ server, catalog, contentRoot, workDir, duration, excludeIds, packageDir }) {
   const measure = `${WRITERS} concurrent writers on distinct items (PUT with etag)`;
   const goal = target.min(500, 'writes/s');
   const pages = catalog.items.filter((item) => item.kind === 'page' && item.site === 'www' && !excludeIds.has(item.id)).slice(0, WRITERS);
@@ -84,8 +84,8 @@ export async function measureWrites({ server, catalog, contentRoot, workDir, dur
   }
   const allOnDisk = verification.every((entry) => entry.ok);
 
-  log('writes: floor (write-file-atomic in a plain process)');
-  const floorRun = await runProcess(process.execPath, [FLOOR_SCRIPT, path.join(workDir, 'floor-writes'), String(duration), String(WRITERS), String(fileBytes)], { cwd: workDir, timeoutMs: 120_000 });
+  log('writes: floor (the package\'s atomic write in a plain process)');
+  const floorRun = await runProcess(process.execPath, [FLOOR_SCRIPT, path.join(workDir, 'floor-writes'), String(duration), String(WRITERS), String(fileBytes), packageDir], { cwd: workDir, timeoutMs: 120_000 });
   const floor = floorRun.code === 0 ? JSON.parse(floorRun.output.trim().split('\n').at(-1)) : null;
   const floorRate = floor ? floor.writes / floor.seconds : null;
 
@@ -97,7 +97,7 @@ export async function measureWrites({ server, catalog, contentRoot, workDir, dur
   return measuredRow({
     id: 'writes',
     measure,
-    floor: floorRate === null ? null : { value: round(floorRate, 0), unit: 'writes/s', label: `${round(floorRate, 0)} writes/s (write-file-atomic, ${WRITERS} loops, ${fileBytes} B files)` },
+    floor: floorRate === null ? null : { value: round(floorRate, 0), unit: 'writes/s', label: `${round(floorRate, 0)} writes/s (atomic write: temp + fsync + rename, ${WRITERS} loops, ${fileBytes} B files)` },
     quire: { value: round(writesPerSecond, 0), unit: 'writes/s', label: `${round(writesPerSecond, 0)} writes/s, ${acknowledged} acknowledged, all on disk` },
     // Higher is better here, so the ratio is Quire's share of the floor's rate.
     ratio: floorRate ? writesPerSecond / floorRate : null,

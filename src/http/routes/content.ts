@@ -14,7 +14,7 @@ type Ctx = Context<AppEnv>;
 
 const author = (c: Ctx) => c.get('identity')?.email;
 
-const jsonBody = (c: Ctx, body: Uint8Array<ArrayBuffer>) => c.body(body, 200, {
+const jsonBody = (c: Ctx, body: string) => c.body(body, 200, {
   'content-type': 'application/json; charset=utf-8',
 });
 
