@@ -24,15 +24,15 @@ export async function changedFiles(repo: GitRepo): Promise<ChangedFile[]> {
   const index = readIndex(repo);
   const changed: ChangedFile[] = [];
   const seen = new Set<string>();
-  for (const scope of repo.scopes) {
-    for (const filepath of workingFiles(repo.dir, scope)) {
-      seen.add(filepath);
-      const headOid = head.get(filepath);
-      const workOid = workingOid(repo.dir, filepath, index);
-      if (headOid === workOid) continue;
-      if (headOid === undefined && await git.isIgnored({ ...at(repo), filepath })) continue;
-      changed.push({ path: filepath, deleted: false });
-    }
+  const files: string[] = [];
+  for (const scope of repo.scopes) collectWorkingFiles(repo.dir, scope === '.' ? '' : scope, files);
+  for (const filepath of files) {
+    seen.add(filepath);
+    const headOid = head.get(filepath);
+    const workOid = workingOid(repo.dir, filepath, index);
+    if (headOid === workOid) continue;
+    if (headOid === undefined && await git.isIgnored({ ...at(repo), filepath })) continue;
+    changed.push({ path: filepath, deleted: false });
   }
   for (const filepath of head.keys()) if (!seen.has(filepath)) changed.push({ path: filepath, deleted: true });
   return changed.sort((a, b) => (a.path < b.path ? -1 : 1));
@@ -95,29 +95,29 @@ function parseIndex(data: Buffer): Map<string, IndexEntry> | null {
   return entries;
 }
 
-/** Every file below `scope` (repository-relative), skipping nested repositories. */
-function* workingFiles(dir: string, scope: string): Generator<string> {
-  const base = scope === '.' ? '' : scope;
+/** Adds every file below `folder` (repository-relative, '' for the root) to `files`, skipping nested repositories. */
+function collectWorkingFiles(dir: string, folder: string, files: string[]): void {
   let entries: fs.Dirent[];
   try {
-    entries = fs.readdirSync(path.join(dir, base), { withFileTypes: true });
+    entries = fs.readdirSync(folder ? `${dir}/${folder}` : dir, { withFileTypes: true });
   } catch {
     return; // The assets folder may not exist yet.
   }
   for (const entry of entries) {
     if (entry.name === '.git') continue;
-    const filepath = base ? `${base}/${entry.name}` : entry.name;
+    const filepath = folder ? `${folder}/${entry.name}` : entry.name;
     if (entry.isDirectory()) {
-      if (!fs.existsSync(path.join(dir, filepath, '.git'))) yield* workingFiles(dir, filepath);
+      if (!fs.existsSync(`${dir}/${filepath}/.git`)) collectWorkingFiles(dir, filepath, files);
     } else if (entry.isFile() || entry.isSymbolicLink()) {
-      yield filepath;
+      files.push(filepath);
     }
   }
 }
 
 /** The blob id the working file would have: the index's when its stat still matches (and it is not racily new), else hashed. */
 function workingOid(dir: string, filepath: string, index: { entries: Map<string, IndexEntry> | null; writtenSeconds: number }): string {
-  const absolute = path.join(dir, filepath);
+  // Repository paths use "/", which Node accepts on every platform.
+  const absolute = `${dir}/${filepath}`;
   const stat = fs.lstatSync(absolute);
   const entry = index.entries?.get(filepath);
   const mtimeSeconds = Math.floor(stat.mtimeMs / 1000);
