@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
+import { childEnv } from '../../test/support/process.ts';
 
 /**
  * Child processes of the bench (servers, builds, floor scripts), each in its own process group
@@ -29,28 +29,9 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 
-// What a vitest worker adds to process.env; Astro >= 7.0.6 turns its dev middleware off on VITEST,
-// and NODE_ENV=test / MODE / DEV / PROD would leak into Vite's mode (see test/support/process.ts).
-const VITEST_ADDED = new Set(['NODE_ENV', 'TEST', 'MODE', 'DEV', 'PROD', 'SSR', 'BASE_URL', 'FORCE_TTY', 'COLOR']);
-
-/** This process's environment without what vitest added, colours and telemetry off, plus `extra`. */
-export function childEnv(extra = {}) {
-  const env = { ...process.env };
-  for (const key of Object.keys(env)) {
-    if (key === 'VITEST' || key.startsWith('VITEST_') || VITEST_ADDED.has(key)) delete env[key];
-  }
-  Object.assign(env, {
-    NO_COLOR: '1',
-    FORCE_COLOR: '0',
-    ASTRO_TELEMETRY_DISABLED: '1',
-    PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
-  });
-  for (const [key, value] of Object.entries(extra)) {
-    if (value === undefined) delete env[key];
-    else env[key] = value;
-  }
-  return env;
-}
+// The same environment the tests give their servers (test/support/process.ts): without what
+// vitest added (Astro >= 7.0.6 turns its dev middleware off on VITEST), colours and telemetry off.
+export { childEnv };
 
 /** Starts a child in its own process group, capturing its output (the last 256 KB of it). */
 export function startProcess(command, args, { cwd, env = childEnv() }) {

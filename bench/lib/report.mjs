@@ -33,7 +33,7 @@ const HOW = {
   untranslated: 'items with no German locale; floor of the same size.',
   'asset-usage': 'references to one image across all content; floor of the same size.',
   'cold-start': 'spawn of the built server to the first complete answer of `GET /content?localization=one` (the index is built on the first request), against a plain Node script that reads every content file and parses it (JSON.parse; MDX front matter split and YAML-parsed), spawn to exit; medians.',
-  writes: '8 autocannon connections, each PUTting one page with the etag of its previous answer; then every page file is read back from disk. The floor is 8 loops of the package's own atomic write (temp + fsync + rename) on files of the same size in a plain Node process; the ratio is Quire\'s share of that rate.',
+  writes: '8 autocannon connections, each PUTting one page with the etag of its previous answer; then every page file is read back from disk. The floor is 8 loops of the package\'s own atomic write (temp + fsync + rename) on files of the same size in a plain Node process; the ratio is Quire\'s share of that rate.',
   'git-status': 'sequential requests against native `git status --porcelain` (spawn to exit) on the content repo with 10 changed files; medians.',
   upload: 'a real PNG streamed as multipart from a generator; the server\'s VmRSS is sampled every 20 ms; growth = peak − before.',
   'decap-list': 'decap-server `entriesByFolder` on one markdown file per item against Quire `GET /content`; both list every entry.',
