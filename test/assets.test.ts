@@ -1,11 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { lstat, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type ApiClient } from './support/http.js';
 import { ELF, GIF_1x1, ico, JPEG_3x2, PDF, png, svg, WEBP_4x3 } from './support/images.js';
 import { createSite, type RunningSite, type TestSite } from './support/site.js';
+import { filesUnder } from './reliability/support/files.js';
 
 const SITES = { sites: { web: { locales: ['en', 'de'], defaultLocale: 'en' } }, globalLocales: ['en'] };
 const MAX_BYTES = 200_000;
@@ -19,18 +20,6 @@ function form(bytes: Buffer, filename: string, fields: Record<string, string> = 
   for (const [name, value] of Object.entries(fields)) data.append(name, value);
   data.append('file', new Blob([new Uint8Array(bytes)]), filename);
   return data;
-}
-
-/** Every file under `dir` (relative paths), hidden ones included; symlinks are not followed. */
-async function filesUnder(dir: string, base = dir): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  const out: string[] = [];
-  for (const entry of entries) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...await filesUnder(full, base));
-    else out.push(path.relative(base, full));
-  }
-  return out.sort();
 }
 
 /** A loopback HTTP server to import from; counts requests. */
