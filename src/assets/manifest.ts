@@ -9,7 +9,8 @@ import { signatureOf } from '../util/file-signature.js';
 /** One manifest per folder, beside the files it describes; hidden, so it is never listed as an asset. */
 export const MANIFEST_NAME = '.quire-assets.json';
 
-const RecordSchema = v.object({
+/** One file's record in a manifest (AssetRecord). */
+export const AssetRecordSchema = v.object({
   originalName: v.string(),
   mimeType: v.string(),
   size: v.number(),
@@ -52,7 +53,7 @@ function parse(text: string, file: string): { records: Records; problem?: string
   }
   const records: Records = new Map();
   for (const [name, value] of Object.entries(raw)) {
-    const parsed = v.safeParse(RecordSchema, value);
+    const parsed = v.safeParse(AssetRecordSchema, value);
     if (parsed.success) records.set(name, parsed.output);
     else console.warn(`[astro-quire] ${file}: ignoring the metadata of "${name}": ${parsed.issues[0].message}`);
   }

@@ -27,7 +27,8 @@ export function serializeLocaleFile(type: ContentType, file: LocaleFile): string
   return `---\n${YAML.stringify(header, { lineWidth: 0 })}---\n${mdx ?? ''}`;
 }
 
-const InheritanceSchema = v.object({
+/** A locale's inheritance as stored (its `stale` flag is computed, never stored). */
+export const StoredInheritanceSchema = v.object({
   state: v.picklist(['inherited', 'customized']),
   from: v.string(),
   inheritedEtag: v.optional(v.string()),
@@ -38,7 +39,7 @@ const StoredSchema = v.object({
   name: v.optional(v.string()),
   publishAt: v.optional(v.string()),
   unpublishAt: v.optional(v.string()),
-  inheritance: v.optional(InheritanceSchema),
+  inheritance: v.optional(StoredInheritanceSchema),
   previousPathnames: v.optional(v.array(v.string())),
   created: v.optional(v.string()),
   createdBy: v.optional(v.string()),

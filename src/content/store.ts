@@ -2,7 +2,7 @@ import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { QuireError } from '../errors.js';
-import { siteNamed, type SiteConfig, type SitesConfig, type SitesSource } from '../sites/sites-config.js';
+import { requireSite, siteNamed, type SiteConfig, type SitesConfig, type SitesSource } from '../sites/sites-config.js';
 import { leadsOutside, writeFileAtomic } from '../util/atomic-write.js';
 import { signatureOf } from '../util/file-signature.js';
 import { KeyedLock } from '../util/keyed-lock.js';
@@ -75,11 +75,7 @@ export function createContentStore(options: StoreOptions) {
 
   // ---- scope rules (DECISIONS §3) ----
 
-  function siteConfig(site: string): SiteConfig {
-    const config = siteNamed(sites.get(), site);
-    if (!config) throw new QuireError('SITE_NOT_FOUND', `No site named "${site}" in sites.json.`, { site });
-    return config;
-  }
+  const siteConfig = (site: string): SiteConfig => requireSite(sites.get(), site);
 
   function scopeOf(home: ItemHome): { defaultLocale: string; locales: readonly string[] } {
     if (home.site !== undefined) {

@@ -36,6 +36,13 @@ const DEFAULT_CONFIG: SitesConfig = { sites: {}, globalLocales: ['en'] };
 export const siteNamed = (config: SitesConfig, name: string): SiteConfig | undefined =>
   (Object.hasOwn(config.sites, name) ? config.sites[name] : undefined);
 
+/** The site named `name`, or SITE_NOT_FOUND. */
+export function requireSite(config: SitesConfig, name: string): SiteConfig {
+  const site = siteNamed(config, name);
+  if (!site) throw new QuireError('SITE_NOT_FOUND', `No site named "${name}" in sites.json.`, { site: name });
+  return site;
+}
+
 /** `sites.json`, re-read whenever the file changes (one stat per call), validated on every read. */
 export function createSitesConfig(contentRoot: string) {
   const file = path.join(contentRoot, 'sites.json');

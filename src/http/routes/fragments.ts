@@ -4,7 +4,7 @@ import { findNamed } from '../../content/names.js';
 import type { ContentStore } from '../../content/store.js';
 import type { Item } from '../../content/types.js';
 import { QuireError } from '../../errors.js';
-import { siteNamed, type SitesSource } from '../../sites/sites-config.js';
+import { requireSite, type SitesSource } from '../../sites/sites-config.js';
 import type { AppEnv } from '../app-env.js';
 import { FragmentByNameQuerySchema, FragmentListQuerySchema, FragmentNameAvailableQuerySchema } from '../schemas/sites.js';
 import { parseInput } from '../validate.js';
@@ -16,7 +16,7 @@ import { parseInput } from '../validate.js';
  */
 export function fragmentRoutes(store: ContentStore, sites: SitesSource, word: 'fragment' | 'block') {
   const requireKnownSite = (site: string | undefined) => {
-    if (site !== undefined && !siteNamed(sites.get(), site)) throw new QuireError('SITE_NOT_FOUND', `No site named "${site}" in sites.json.`, { site });
+    if (site !== undefined) requireSite(sites.get(), site);
   };
   const manifest = (item: Item, locale?: string) => ({ ...store.manifestOf(item, locale), kind: word });
   const scopeMisuse = () => {

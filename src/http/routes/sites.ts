@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { ContentStore } from '../../content/store.js';
 import { QuireError } from '../../errors.js';
 import { computeRedirects } from '../../sites/redirects.js';
-import { RESERVED_SITE_NAMES, siteNamed, type SitesSource } from '../../sites/sites-config.js';
+import { RESERVED_SITE_NAMES, requireSite, type SitesSource } from '../../sites/sites-config.js';
 import { untranslated } from '../../sites/untranslated.js';
 import type { AppEnv } from '../app-env.js';
 import { quoteEtag } from '../etag-header.js';
@@ -35,30 +35,28 @@ export function siteWideRoutes(store: ContentStore, sites: SitesSource) {
 
 /** The `/:site/...` routes, mounted last so that every fixed first segment wins over a site name. */
 export function siteRoutes(store: ContentStore, sites: SitesSource, limits: { jsonBodyBytes: number }) {
-  const requireSite = (site: string) => {
+  const requireAddressedSite = (site: string) => {
     if (RESERVED_SITE_NAMES.includes(site)) throw new QuireError('ROUTE_NOT_FOUND', `No API route at /${site}/…`);
-    const config = siteNamed(sites.get(), site);
-    if (!config) throw new QuireError('SITE_NOT_FOUND', `No site named "${site}" in sites.json.`, { site });
-    return config;
+    return requireSite(sites.get(), site);
   };
 
   return new Hono<AppEnv>()
     .get('/:site/collections', async (c) => {
       const site = c.req.param('site');
-      requireSite(site);
+      requireAddressedSite(site);
       const collections = new Set((await store.list({ kind: 'page', site })).map((item) => item.collection));
       return c.json({ collections: [...collections].sort() });
     })
     .get('/:site/pages', async (c) => {
       const site = c.req.param('site');
-      requireSite(site);
+      requireAddressedSite(site);
       const { locale } = parseInput(PagesQuerySchema, c.req.query(), 'query');
       const items = await store.list({ kind: 'page', site, ...(locale && { locales: [locale] }) });
       return c.json({ items: items.map((item) => store.manifestOf(item, locale)), total: items.length });
     })
     .get('/:site/pathname-available', async (c) => {
       const site = c.req.param('site');
-      requireSite(site);
+      requireAddressedSite(site);
       const { pathname, locale, excludeId } = parseInput(PathnameAvailableQuerySchema, c.req.query(), 'query');
       const owner = (await store.list({ kind: 'page', site, locales: [locale] }))
         .find((item) => item.id !== excludeId && item.locales.get(locale)!.file.pathname === pathname);
@@ -66,7 +64,7 @@ export function siteRoutes(store: ContentStore, sites: SitesSource, limits: { js
     })
     .post('/:site/move', async (c) => {
       const site = c.req.param('site');
-      requireSite(site);
+      requireAddressedSite(site);
       const { id, pathname, locale, etag } = parseInput(MoveBodySchema, await readJsonBody(c.req.raw, limits.jsonBodyBytes), 'body');
       const moved = await store.move(site, id, locale, pathname, etag, c.get('identity')?.email);
       c.header('ETag', quoteEtag(moved.etag));

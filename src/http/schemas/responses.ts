@@ -1,4 +1,6 @@
 import * as v from 'valibot';
+import { AssetRecordSchema } from '../../assets/manifest.js';
+import { StoredInheritanceSchema } from '../../content/files.js';
 import { ERROR_STATUS, type ErrorCode } from '../../errors.js';
 import { KINDS, TYPES } from '../../content/types.js';
 import { SitesSchema } from '../../sites/sites-config.js';
@@ -30,12 +32,7 @@ export const ContentDataSchema = v.strictObject({
   data: v.optional(v.record(v.string(), v.unknown())),
 });
 
-export const InheritanceSchema = v.strictObject({
-  state: v.picklist(['inherited', 'customized']),
-  from: v.string(),
-  inheritedEtag: v.optional(v.string()),
-  stale: v.boolean(),
-});
+export const InheritanceSchema = v.strictObject({ ...StoredInheritanceSchema.entries, stale: v.boolean() });
 
 const localeRecordEntries = {
   locale: v.string(),
@@ -109,17 +106,10 @@ export const MovedSchema = v.strictObject({ moved: v.literal(true), previousPath
 export const RedirectListSchema = listOf(v.strictObject({ site: v.string(), locale: v.string(), from: v.string(), to: v.string(), id: v.string() }));
 
 export const AssetEntrySchema = v.strictObject({
-  filename: v.string(),
-  originalName: v.string(),
-  mimeType: v.string(),
-  size: v.number(),
-  width: v.optional(v.number()),
-  height: v.optional(v.number()),
-  alt: v.optional(v.string()),
+  ...AssetRecordSchema.entries,
   uploadedAt: DateTime,
-  uploadedBy: v.optional(v.string()),
+  filename: v.string(),
   folder: v.pipe(v.string(), v.description('`/` for the root, else e.g. `/photos/2024`')),
-  tags: v.optional(v.array(v.string())),
   path: v.pipe(v.string(), v.description('The path under the assets folder, e.g. `photos/2024/cat.png`: what `/assets/meta/{path}` and `/assets/serve/{path}` take')),
   url: v.pipe(v.string(), v.description('The URL content should use: `<prefix>/assets/serve/<path>`')),
 });
