@@ -1,5 +1,5 @@
 import type { ContentStore } from '../content/store.js';
-import { computeRedirects, redirectsByPathname } from './redirects.js';
+import { computeRedirectIndex } from './redirects.js';
 import { siteNamed, type SitesSource } from './sites-config.js';
 
 /**
@@ -10,7 +10,7 @@ import { siteNamed, type SitesSource } from './sites-config.js';
 export function createRedirectLookup(store: ContentStore, sites: SitesSource) {
   return async (url: URL): Promise<string | null> => {
     const pathname = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
-    const candidates = (await store.derived('redirects-by-pathname', (items) => redirectsByPathname(computeRedirects(items)))).get(pathname);
+    const candidates = (await store.derived('redirects', computeRedirectIndex)).byPathname.get(pathname);
     if (!candidates) return null;
     const host = url.hostname;
     const domainMatches = candidates.filter((redirect) => {

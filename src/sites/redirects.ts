@@ -7,7 +7,7 @@ export interface Redirect { site: string; locale: string; from: string; to: stri
  * a pathname in use and never starts from one, so there are no chains and no loops; a pathname
  * another page now uses has no redirect; two pages that left the same pathname: the later move wins.
  */
-export function computeRedirects(items: Iterable<Item>): Redirect[] {
+function computeRedirects(items: Iterable<Item>): Redirect[] {
   const inUse = new Set<string>();
   const pages: Item[] = [];
   for (const item of items) {
@@ -31,9 +31,10 @@ export function computeRedirects(items: Iterable<Item>): Redirect[] {
     .sort((a, b) => a.site.localeCompare(b.site) || a.locale.localeCompare(b.locale) || a.from.localeCompare(b.from));
 }
 
-/** Redirects by `from` pathname, for the site's request middleware. */
-export function redirectsByPathname(redirects: Redirect[]): Map<string, Redirect[]> {
+/** All redirects, and the same by `from` pathname for the site's request middleware: derived once per index change. */
+export function computeRedirectIndex(items: Iterable<Item>): { list: Redirect[]; byPathname: Map<string, Redirect[]> } {
+  const list = computeRedirects(items);
   const byPathname = new Map<string, Redirect[]>();
-  for (const redirect of redirects) byPathname.set(redirect.from, [...(byPathname.get(redirect.from) ?? []), redirect]);
-  return byPathname;
+  for (const redirect of list) byPathname.set(redirect.from, [...(byPathname.get(redirect.from) ?? []), redirect]);
+  return { list, byPathname };
 }

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { ContentStore } from '../../content/store.js';
 import { QuireError } from '../../errors.js';
-import { computeRedirects } from '../../sites/redirects.js';
+import { computeRedirectIndex } from '../../sites/redirects.js';
 import { RESERVED_SITE_NAMES, requireSite, type SitesSource } from '../../sites/sites-config.js';
 import { untranslated } from '../../sites/untranslated.js';
 import type { AppEnv } from '../app-env.js';
@@ -18,7 +18,7 @@ export function siteWideRoutes(store: ContentStore, sites: SitesSource) {
     .get('/sites', (c) => c.json(sites.get()))
     .get('/redirects', async (c) => {
       const { site, locale } = parseInput(RedirectsQuerySchema, c.req.query(), 'query');
-      const items = (await store.derived('redirects', computeRedirects))
+      const items = (await store.derived('redirects', computeRedirectIndex)).list
         .filter((redirect) => (site === undefined || redirect.site === site) && (locale === undefined || redirect.locale === locale));
       return c.json({ items, total: items.length });
     })
