@@ -61,7 +61,7 @@ describe('typed client (dev)', () => {
     await gitCli(site.contentRoot, ['init', '-q', '-b', 'main']);
     await gitCli(site.contentRoot, ['add', '-A']);
     await gitCli(site.contentRoot, ['commit', '-q', '-m', 'init']);
-    files = http.createServer((req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(png(4, 4)));
+    files = http.createServer((_request, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(png(4, 4)));
     await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
     filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
     remotes = await mkdtemp(path.join(os.tmpdir(), 'quire-client-'));

@@ -7,7 +7,7 @@ import { createSite, type RunningSite } from './support/site.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document walked by the test
+/** An OpenAPI document, walked by the test. */
 type Doc = any;
 
 /** `METHOD /path` of every route the app's router serves, in OpenAPI form (middleware `ALL` entries left out). */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseLocaleFile, serializeLocaleFile } from '../src/content/files.js';
 import { createContentStore, type ContentStore } from '../src/content/store.js';
-import { QuireError } from '../src/errors.js';
+import type { QuireError } from '../src/errors.js';
 import { createSitesConfig } from '../src/sites/sites-config.js';
 
 const SITES = { sites: { web: { locales: ['en', 'de'], defaultLocale: 'en' } }, globalLocales: ['en', 'de'] };

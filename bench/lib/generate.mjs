@@ -99,7 +99,6 @@ export async function generateContent({ root, decapDir, size, packageDir, seed =
   for (const [h, home] of HOMES.entries()) {
     for (let n = 1; n <= counts[h]; n++) {
       const id = `${home.prefix}-${String(n).padStart(5, '0')}`;
-      const folder = path.join(root, folderOf(home));
       // Which locales exist: 5% English only, 5% without French, the rest complete.
       const roll = rand();
       const locales = roll < 0.05 ? ['en'] : roll < 0.10 ? ['en', 'de'] : LOCALES;

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
 import { fsErrorCode, QuireError } from '../errors.js';
@@ -70,7 +71,7 @@ export function createManifests() {
 
   async function load(folder: string): Promise<Cached> {
     const file = path.join(folder, MANIFEST_NAME);
-    let stat;
+    let stat: Stats;
     try {
       stat = await fs.lstat(file);
     } catch (error) {

@@ -34,7 +34,7 @@ export function createUsageScanner(servePrefix: string) {
       const asset = assetPathOf(value);
       if (asset) found(asset, field);
     } else if (Array.isArray(value)) {
-      value.forEach((entry, position) => scanJson(entry, `${field}[${position}]`, found));
+      for (const [position, entry] of value.entries()) scanJson(entry, `${field}[${position}]`, found);
     } else if (typeof value === 'object' && value !== null) {
       for (const [key, entry] of Object.entries(value)) scanJson(entry, childField(field, key), found);
     }
@@ -57,8 +57,8 @@ export function createUsageScanner(servePrefix: string) {
           const key = `${asset}\u0000${field}`;
           if (seen.has(key)) return;
           seen.add(key);
-          let list = usage.get(asset);
-          if (!list) usage.set(asset, (list = []));
+          const list = usage.get(asset) ?? [];
+          usage.set(asset, list);
           list.push({ page: item.id, locale, field });
         };
         const { meta, content } = stored.file;

@@ -49,7 +49,7 @@ export function createQuireClient(options: QuireClientOptions) {
     const configured = typeof options.headers === 'function' ? await options.headers() : options.headers;
     // Origin: Astro's checkOrigin refuses unsafe requests from Node (which sends none) without it.
     const headers = new Headers({ accept: 'application/json', origin });
-    new Headers(configured).forEach((value, name) => headers.set(name, value));
+    for (const [name, value] of new Headers(configured)) headers.set(name, value);
     for (const [name, value] of Object.entries(call.headers ?? {})) headers.set(name, value);
     let body: BodyInit | undefined;
     if (call.json !== undefined) {

@@ -23,7 +23,7 @@ export function matchesFilters(item: Item, filters: ListFilters, expectedLocales
   if (filters.collection !== undefined && item.collection !== filters.collection) return false;
   if (filters.type && item.type !== filters.type) return false;
   if (filters.locales && !filters.locales.some((locale) => item.locales.has(locale))) return false;
-  if (filters.missingLocales && filters.missingLocales.some((locale) => item.locales.has(locale))) return false;
+  if (filters.missingLocales?.some((locale) => item.locales.has(locale))) return false;
   if (filters.localization) {
     const present = item.locales.size;
     const complete = expectedLocales.every((locale) => item.locales.has(locale));

@@ -394,7 +394,7 @@ export function createContentStore(options: StoreOptions) {
       await sync.fresh();
       siteConfig(site);
       const item = index.get(id);
-      if (!item || item.kind !== 'page' || item.site !== site) {
+      if (item?.kind !== 'page' || item.site !== site) {
         throw new QuireError('CONTENT_NOT_FOUND', `No page with ID "${id}" in site "${site}".`, { id, site });
       }
       requireLocale(item, locale);

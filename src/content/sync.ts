@@ -85,7 +85,7 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
         return;
       }
       if (!stat.isFile() || isIndexed(where, filePath, stat)) return;
-      let read;
+      let read: Awaited<ReturnType<typeof readLocaleFile>>;
       try {
         read = await readLocaleFile(filePath, where.extension, stat);
       } catch (error) {

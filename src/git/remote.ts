@@ -64,7 +64,7 @@ export function describeRemoteFailure(error: unknown, url: string): string {
   }
   if (status === 403) return `The remote ${where} refused access (HTTP 403): the token in GIT_TOKEN needs read and write access to this repository.`;
   if (status === 404) return `There is no repository at ${where} (HTTP 404): check the remote URL, and that the token can see the repository.`;
-  if (status !== undefined) return `The remote ${where} answered HTTP ${status} ${data?.statusMessage ?? ''}`.trimEnd() + '.';
+  if (status !== undefined) return `${`The remote ${where} answered HTTP ${status} ${data?.statusMessage ?? ''}`.trimEnd()}.`;
   if (code === 'SmartHttpError') return `${where} did not answer like a git server: check the remote URL.`;
   const network = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE'];
   if ((code && network.includes(code)) || /timed out|socket hang up/i.test(message ?? '')) {

@@ -65,7 +65,7 @@ export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>):
           const digest = context.generateDigest(entry.data);
           if (store.get(entry.id)?.digest === digest) continue;
           const filePath = path.relative(projectRoot, entry.path).split(path.sep).join('/');
-          let data;
+          let data: Awaited<ReturnType<typeof context.parseData>>;
           try {
             data = await context.parseData({ id: entry.id, data: entry.data, filePath: entry.path });
           } catch (error) {
@@ -143,7 +143,8 @@ export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>):
       const onPath = (changedPath: string) => {
         if (current !== generation || !changedPath.startsWith(root + path.sep)) return;
         dirty.add(changedPath);
-        burst ??= setTimeout(() => {
+        if (burst !== undefined) return;
+        burst = setTimeout(() => {
           burst = undefined;
           queue(false);
         }, BURST_MS);

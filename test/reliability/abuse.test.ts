@@ -6,7 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ELF, png, svg } from '../support/images.js';
+import { ELF, png } from '../support/images.js';
 import { createSite, type RunningSite, type TestSite } from '../support/site.js';
 import { rawRequest, type RawResponse } from './support/counting.js';
 import { filesUnder, isTempFile } from './support/files.js';

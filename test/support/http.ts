@@ -15,7 +15,6 @@ export interface ApiResponse {
   status: number;
   headers: Headers;
   /** The parsed body, or `undefined` when it is empty or not JSON. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests assert on arbitrary response shapes
   json: any;
   text: string;
 }

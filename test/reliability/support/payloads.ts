@@ -97,9 +97,9 @@ export function decodeOnce(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {
-    return text.replace(/%([0-9a-f]{2})/gi, (escape, hex: string) => {
+    return text.replace(/%([0-9a-f]{2})/gi, (sequence, hex: string) => {
       const byte = Number.parseInt(hex, 16);
-      return byte < 0x80 ? String.fromCharCode(byte) : escape;
+      return byte < 0x80 ? String.fromCharCode(byte) : sequence;
     });
   }
 }
