@@ -25,9 +25,14 @@ function routerOperations(prefix: string): string[] {
     });
 }
 
+/** `METHOD /path` of every documented operation; a documented HEAD is the GET beside it (Hono answers HEAD with it). */
 function documentOperations(doc: Doc): string[] {
-  return Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
-    Object.keys(item).filter((key) => METHODS.includes(key)).map((method) => `${method.toUpperCase()} ${path}`));
+  return Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) => {
+    if ('head' in item) expect(item, `HEAD ${path} without GET`).toHaveProperty('get');
+    return Object.keys(item)
+      .filter((key) => METHODS.includes(key) && key !== 'head')
+      .map((method) => `${method.toUpperCase()} ${path}`);
+  });
 }
 
 async function fetchDocument(server: RunningSite, prefix: string) {
@@ -77,9 +82,16 @@ describe('OpenAPI document (dev)', () => {
         expect(ids.has(operation.operationId), where).toBe(false);
         ids.add(operation.operationId);
         const statuses = Object.keys(operation.responses).map(Number);
+        if (method === 'head') {
+          expect(Object.values(operation.responses).every((response: Doc) => response.content === undefined), where).toBe(true);
+          continue;
+        }
         expect(statuses.some((status) => status < 300) || operation.description?.includes('always answers 400'), where).toBe(true);
         expect(statuses, where).toContain(500);
-        for (const status of statuses.filter((s) => s >= 400)) {
+        if (method !== 'get' && method !== 'head') {
+          expect(operation.responses['403'].content, `${where} 403`).toEqual({ 'text/plain': { schema: { type: 'string' } } });
+        }
+        for (const status of statuses.filter((s) => s >= 400 && s !== 403)) {
           const codes: ErrorCode[] = operation.responses[status].content['application/json'].schema.properties.error.properties.code.enum;
           for (const code of codes) expect(ERROR_STATUS[code], `${where} ${status} ${code}`).toBe(status);
         }
@@ -97,6 +109,16 @@ describe('OpenAPI document (dev)', () => {
     expect(paths['/content/{id}/{locale}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/LocalizedEntry' });
     expect(paths['/content/{id}/{locale}'].get.responses['200'].headers.ETag).toBeDefined();
     expect(paths['/content/{id}'].delete.parameters).toContainEqual(expect.objectContaining({ name: 'If-Match', in: 'header', required: true }));
+    for (const operation of [paths['/content/{id}'].put, paths['/content/{id}'].patch, paths['/content/{id}/mark-reviewed'].post, paths['/{site}/move'].post]) {
+      expect(operation.parameters).toContainEqual(expect.objectContaining({ name: 'If-Match', in: 'header', required: false }));
+    }
+    expect(paths['/content/{id}/{locale}'].get.parameters).toEqual([
+      expect.objectContaining({ name: 'id', in: 'path', required: true, schema: expect.objectContaining({ pattern: expect.any(String) }) }),
+      expect.objectContaining({ name: 'locale', in: 'path', required: true, schema: expect.objectContaining({ pattern: expect.any(String) }) }),
+    ]);
+    expect(paths['/assets/meta/{path}'].get.parameters[0].description).toContain('%2F');
+    expect(paths['/assets/serve/{path}'].head.responses['200'].content).toBeUndefined();
+    expect(Object.keys(paths['/content'].post.responses)).toContain('415');
     const needsReview = paths['/content/needs-review'].get;
     expect(needsReview.parameters).toContainEqual(expect.objectContaining({ name: 'locale', in: 'query', required: true, schema: expect.objectContaining({ pattern: expect.any(String) }) }));
     expect(Object.keys(needsReview.responses)).toEqual(['200', '400', '401', '500']);
@@ -107,6 +129,12 @@ describe('OpenAPI document (dev)', () => {
     expect(paths['/assets/upload'].post.requestBody.content['multipart/form-data'].schema.required).toContain('file');
     expect(paths['/git/commit'].post.requestBody.required).toBe(false);
     expect(paths['/auth/user'].get.security).toEqual([]);
+    expect(doc.security.length).toBeGreaterThan(0);
+    for (const requirement of doc.security) expect(doc.components.securitySchemes).toHaveProperty(Object.keys(requirement)[0]!);
+    expect(doc.components.securitySchemes.cloudflareAccessCookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'CF_Authorization' });
+    // Free-form objects say so, instead of an intersection generators read as "no keys".
+    expect(JSON.stringify(doc)).not.toContain('allOf');
+    expect(doc.components.schemas.LocaleUpdateData.properties.meta.additionalProperties).toBe(true);
     expect(paths['/openapi.json'].get.security).toEqual([]);
     expect(doc.components.schemas.FolderTreeNode.properties.children.items).toEqual({ $ref: '#/components/schemas/FolderTreeNode' });
     expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining([

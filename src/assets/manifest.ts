@@ -6,22 +6,11 @@ import { fsErrorCode, QuireError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import type { AssetRecord } from './types.js';
 import { signatureOf } from '../util/file-signature.js';
+import { AssetRecordSchema } from './record-schema.js';
 
 /** One manifest per folder, beside the files it describes; hidden, so it is never listed as an asset. */
 export const MANIFEST_NAME = '.quire-assets.json';
 
-/** One file's record in a manifest (AssetRecord). */
-export const AssetRecordSchema = v.object({
-  originalName: v.string(),
-  mimeType: v.string(),
-  size: v.number(),
-  width: v.optional(v.number()),
-  height: v.optional(v.number()),
-  alt: v.optional(v.string()),
-  tags: v.optional(v.array(v.string())),
-  uploadedAt: v.string(),
-  uploadedBy: v.optional(v.string()),
-});
 
 const KEY_ORDER: Array<keyof AssetRecord> = ['originalName', 'mimeType', 'size', 'width', 'height', 'alt', 'tags', 'uploadedAt', 'uploadedBy'];
 

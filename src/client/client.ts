@@ -1,3 +1,5 @@
+import { type EndpointSpec, fillPath, type ResultOf } from '../http/endpoint.js';
+import { API } from '../http/endpoints.js';
 import { createEtagMemory } from './etag-memory.js';
 import { errorFromResponse } from './errors.js';
 import type * as T from './types.js';
@@ -17,6 +19,8 @@ type QueryValue = string | number | boolean | readonly string[] | null | undefin
 type Query = Record<string, QueryValue>;
 
 interface Call {
+  /** The path parameters, by name; each is encoded as one segment. */
+  params?: Record<string, string>;
   query?: object;
   /** Sent as JSON. */
   json?: unknown;
@@ -24,9 +28,20 @@ interface Call {
   headers?: Record<string, string>;
 }
 
-const encode = encodeURIComponent;
-/** An asset path keeps its `/` separators; each segment is encoded. */
-const encodePath = (path: string) => path.replace(/^\/+/, '').split('/').map(encode).join('/');
+/** An asset path as the API takes it: without a leading `/`. */
+const assetPath = (path: string) => path.replace(/^\/+/, '');
+
+/**
+ * The client's shape, from the endpoint table: a function for every endpoint (but those marked
+ * `clientMethod: false`), under the same names. Checked when the client is built, so that an
+ * endpoint without a method does not compile.
+ */
+type ClientShape<T> = {
+  [K in keyof T as T[K] extends { clientMethod: false } ? never : K]: T[K] extends EndpointSpec
+    ? (...args: never[]) => unknown
+    : ClientShape<T[K]>;
+};
+const coversTheTable = <C extends ClientShape<typeof API>>(client: C): C => client;
 
 /**
  * A typed client for the astro-quire API: one method per endpoint, typed inputs and answers,
@@ -40,8 +55,8 @@ export function createQuireClient(options: QuireClientOptions) {
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const etags = createEtagMemory();
 
-  async function send(method: string, path: string, call: Call = {}): Promise<Response> {
-    const url = new URL(`${base}${path}`);
+  async function send(endpoint: EndpointSpec, call: Call = {}): Promise<Response> {
+    const url = new URL(`${base}${fillPath(endpoint.path, call.params ?? {})}`);
     for (const [name, value] of Object.entries((call.query ?? {}) as Query)) {
       if (value === undefined || value === null) continue;
       url.searchParams.set(name, Array.isArray(value) ? value.join(',') : String(value));
@@ -58,75 +73,85 @@ export function createQuireClient(options: QuireClientOptions) {
     } else if (call.form) {
       body = call.form;
     }
-    const response = await fetchImpl(url, { method, headers, body });
+    const response = await fetchImpl(url, { method: endpoint.method, headers, body });
     if (!response.ok) throw errorFromResponse(response.status, await response.text());
     return response;
   }
 
-  async function request<R>(method: string, path: string, call?: Call): Promise<R> {
-    const result = await (await send(method, path, call)).json() as R;
+  /** Calls the endpoint; the answer is typed by its declaration's response schema. */
+  async function call<E extends EndpointSpec>(endpoint: E, input?: Call): Promise<ResultOf<E>> {
+    const result = (await (await send(endpoint, input)).json()) as ResultOf<E>;
     etags.remember(result);
     return result;
   }
 
-  const get = <R>(path: string, query?: object) => request<R>('GET', path, { query });
   /** The caller's etag, else the remembered one. */
   const etagFor = (id: string, locale: string, given: string | undefined) => given ?? etags.get(id, locale);
 
-  function fragmentArea(area: 'fragments' | 'blocks') {
+  function fragmentArea(area: typeof API.fragments | typeof API.blocks) {
     return {
-      collections: () => get<T.Collections>(`/${area}/collections`),
-      list: (query?: T.FragmentListQuery) => get<T.FragmentList>(`/${area}`, query),
-      nameAvailable: (name: string, query?: T.FragmentNameQuery) => get<T.Availability>(`/${area}/name-available`, { ...query, name }),
-      get: (name: string, query?: T.FragmentGetQuery) => get<T.FragmentManifest>(`/${area}/${encode(name)}`, query),
+      collections: () => call(area.collections),
+      list: (query?: T.FragmentListQuery) => call(area.list, { query }),
+      nameAvailable: (name: string, query?: T.FragmentNameQuery) => call(area.nameAvailable, { query: { ...query, name } }),
+      get: (name: string, query?: T.FragmentGetQuery) => call(area.get, { params: { name }, query }),
     };
   }
 
-  async function writeLocale(method: 'PUT' | 'PATCH', id: string, locale: string, data: T.LocaleUpdateData, given?: { etag?: string }) {
+  async function writeLocale(
+    endpoint: typeof API.content.update | typeof API.content.patch,
+    id: string,
+    locale: string,
+    data: T.LocaleUpdateData,
+    given?: { etag?: string },
+  ) {
     const etag = etagFor(id, locale, given?.etag);
-    const result = await request<T.Written>(method, `/content/${encode(id)}`, { query: { locale, etag }, json: data });
+    const result = await call(endpoint, { params: { id }, query: { locale, etag }, json: data });
     etags.set(id, locale, result.etag);
     return result;
   }
 
-  const transition = (action: string) => async (id: string, locale: string, etag?: string) => {
-    const result = await request<T.Transitioned>('POST', `/content/${encode(id)}/${action}`, { query: { locale, etag: etagFor(id, locale, etag) } });
+  const transition = (endpoint: typeof API.content.markReviewed) => async (id: string, locale: string, etag?: string) => {
+    const result = await call(endpoint, { params: { id }, query: { locale, etag: etagFor(id, locale, etag) } });
     etags.set(id, locale, result.etag);
     return result;
   };
 
-  return {
+  return coversTheTable({
     /** The etags the client carries: read them, set one, or forget them. */
     etags: { get: etags.get, set: etags.set, forget: etags.forget, clear: etags.clear },
 
     /** The OpenAPI 3.1 document of the API. */
-    openapi: () => get<Record<string, unknown>>('/openapi.json'),
+    openapi: () => call(API.openapi),
 
     auth: {
-      user: () => get<T.AuthUser>('/auth/user'),
+      user: () => call(API.auth.user),
     },
 
     content: {
-      collections: () => get<T.Collections>('/content/collections'),
-      list: (query?: T.ContentListQuery) => get<T.ManifestList>('/content', query),
-      needsReview: (locale: string, query?: T.NeedsReviewQuery) => get<T.ManifestList>('/content/needs-review', { ...query, locale }),
-      get: (id: string) => get<T.ContentEntry>(`/content/${encode(id)}`),
-      getLocale: (id: string, locale: string) => get<T.LocalizedEntry>(`/content/${encode(id)}/${encode(locale)}`),
+      collections: () => call(API.content.collections),
+      list: (query?: T.ContentListQuery) => call(API.content.list, { query }),
+      needsReview: (locale: string, query?: T.NeedsReviewQuery) =>
+        call(API.content.needsReview, { query: { ...query, locale } }),
+      get: (id: string) => call(API.content.get, { params: { id } }),
+      getLocale: (id: string, locale: string) => call(API.content.getLocale, { params: { id, locale } }),
       /** The answer's etag is the default locale's; it is remembered when the input has a single locale. */
       async create(input: T.CreateContentInput) {
-        const result = await request<T.Created>('POST', '/content', { json: input });
+        const result = await call(API.content.create, { json: input });
         const locales = Object.keys(input.locales);
         if (locales.length === 1) etags.set(result.id, locales[0]!, result.etag);
         return result;
       },
       /** PUT: only the supplied fields change. Without an etag (given or remembered) the write is not checked for conflicts. */
-      update: (id: string, locale: string, data: T.LocaleUpdateData, given?: { etag?: string }) => writeLocale('PUT', id, locale, data, given),
+      update: (id: string, locale: string, data: T.LocaleUpdateData, given?: { etag?: string }) =>
+        writeLocale(API.content.update, id, locale, data, given),
       /** PATCH: the same as `update`. */
-      patch: (id: string, locale: string, data: T.LocaleUpdateData, given?: { etag?: string }) => writeLocale('PATCH', id, locale, data, given),
+      patch: (id: string, locale: string, data: T.LocaleUpdateData, given?: { etag?: string }) =>
+        writeLocale(API.content.patch, id, locale, data, given),
       /** One locale, or (without `locale`) the whole item, whose etag is then the default locale's. */
       async delete(id: string, given: { locale?: string; etag?: string } = {}) {
         const etag = given.etag ?? (given.locale !== undefined ? etags.get(id, given.locale) : undefined);
-        const result = await request<T.Success>('DELETE', `/content/${encode(id)}`, {
+        const result = await call(API.content.delete, {
+          params: { id },
           query: { locale: given.locale },
           headers: etag === undefined ? {} : { 'if-match': `"${etag}"` },
         });
@@ -139,50 +164,57 @@ export function createQuireClient(options: QuireClientOptions) {
           const etag = etagFor(operation.id, operation.locale, operation.etag);
           return etag === undefined ? operation : { ...operation, etag };
         });
-        const result = await request<T.BatchResult>('POST', '/content/batch', { json: { operations: withEtags } });
-        for (const operation of result.operations) if (operation.updated && operation.etag) etags.set(operation.id, operation.locale, operation.etag);
+        const result = await call(API.content.batch, { json: { operations: withEtags } });
+        for (const operation of result.operations) {
+          if (operation.updated && operation.etag) etags.set(operation.id, operation.locale, operation.etag);
+        }
         return result;
       },
-      markReviewed: transition('mark-reviewed'),
-      breakInheritance: transition('break-inheritance'),
-      revertToInherited: transition('revert-to-inherited'),
+      markReviewed: transition(API.content.markReviewed),
+      breakInheritance: transition(API.content.breakInheritance),
+      revertToInherited: transition(API.content.revertToInherited),
     },
 
     sites: {
-      get: () => get<T.SitesConfig>('/sites'),
-      collections: (site: string) => get<T.Collections>(`/${encode(site)}/collections`),
-      pages: (site: string, query?: { locale?: string }) => get<T.ManifestList>(`/${encode(site)}/pages`, query),
-      pathnameAvailable: (site: string, pathname: string, query?: T.PathnameQuery) => get<T.Availability>(`/${encode(site)}/pathname-available`, { ...query, pathname }),
+      get: () => call(API.sites.get),
+      collections: (site: string) => call(API.sites.collections, { params: { site } }),
+      pages: (site: string, query?: { locale?: string }) => call(API.sites.pages, { params: { site }, query }),
+      pathnameAvailable: (site: string, pathname: string, query?: T.PathnameQuery) =>
+        call(API.sites.pathnameAvailable, { params: { site }, query: { ...query, pathname } }),
       async move(site: string, input: T.MoveInput) {
         const etag = etagFor(input.id, input.locale, input.etag);
-        const result = await request<T.Moved>('POST', `/${encode(site)}/move`, { json: { ...input, etag } });
+        const result = await call(API.sites.move, { params: { site }, json: { ...input, etag } });
         etags.set(input.id, input.locale, result.etag);
         return result;
       },
-      redirects: (query?: T.RedirectsQuery) => get<T.RedirectList>('/redirects', query),
-      untranslated: (targetLocale: string, query?: T.UntranslatedQuery) => get<T.ManifestList>(`/untranslated/${encode(targetLocale)}`, query),
+      redirects: (query?: T.RedirectsQuery) => call(API.sites.redirects, { query }),
+      untranslated: (targetLocale: string, query?: T.UntranslatedQuery) =>
+        call(API.sites.untranslated, { params: { targetLocale }, query }),
     },
 
     data: {
-      collections: () => get<T.Collections>('/data/collections'),
-      nameAvailable: (name: string, collection: string, query?: { excludeId?: string }) => get<T.Availability>('/data/name-available', { ...query, name, collection }),
-      list: (query?: T.DataListQuery) => get<T.ManifestList>('/data', query),
-      get: (name: string, collection: string, query?: { locale?: string }) => get<T.ContentManifest>(`/data/${encode(name)}`, { ...query, collection }),
+      collections: () => call(API.data.collections),
+      nameAvailable: (name: string, collection: string, query?: { excludeId?: string }) =>
+        call(API.data.nameAvailable, { query: { ...query, name, collection } }),
+      list: (query?: T.DataListQuery) => call(API.data.list, { query }),
+      get: (name: string, collection: string, query?: { locale?: string }) =>
+        call(API.data.get, { params: { name }, query: { ...query, collection } }),
     },
 
-    fragments: fragmentArea('fragments'),
+    fragments: fragmentArea(API.fragments),
     /** The same items as `fragments`, with `kind: 'block'` in answers. */
-    blocks: fragmentArea('blocks'),
+    blocks: fragmentArea(API.blocks),
 
     assets: {
-      list: () => get<T.AssetList>('/assets'),
-      folder: (path = '/') => get<T.FolderListing>('/assets/folders', { path }),
-      createFolder: (path: string) => request<T.FolderCreated>('POST', '/assets/folders', { json: { path } }),
-      folderTree: () => get<T.FolderTree>('/assets/folder-tree'),
-      meta: (path: string) => get<T.AssetEntry>(`/assets/meta/${encodePath(path)}`),
-      updateMeta: (path: string, change: T.AssetMetaChange) => request<T.AssetEntry>('PATCH', `/assets/meta/${encodePath(path)}`, { json: change }),
-      delete: (path: string) => request<T.Success>('DELETE', `/assets/meta/${encodePath(path)}`),
-      usage: (path: string) => get<T.AssetUsage>(`/assets/usage/${encodePath(path)}`),
+      list: () => call(API.assets.list),
+      folder: (path = '/') => call(API.assets.folder, { query: { path } }),
+      createFolder: (path: string) => call(API.assets.createFolder, { json: { path } }),
+      folderTree: () => call(API.assets.folderTree),
+      meta: (path: string) => call(API.assets.meta, { params: { path: assetPath(path) } }),
+      updateMeta: (path: string, change: T.AssetMetaChange) =>
+        call(API.assets.updateMeta, { params: { path: assetPath(path) }, json: change }),
+      delete: (path: string) => call(API.assets.delete, { params: { path: assetPath(path) } }),
+      usage: (path: string) => call(API.assets.usage, { params: { path: assetPath(path) } }),
       /** Uploads a Blob or File (multipart); `fields.filename` names a Blob that has no name. */
       upload(file: Blob, fields: T.UploadFields = {}) {
         const { filename, ...rest } = fields;
@@ -191,23 +223,24 @@ export function createQuireClient(options: QuireClientOptions) {
           if (value !== undefined) form.append(name, Array.isArray(value) ? value.join(',') : String(value));
         }
         form.append('file', file, filename ?? (file as { name?: string }).name ?? 'upload');
-        return request<T.AssetEntry>('POST', '/assets/upload', { form });
+        return call(API.assets.upload, { form });
       },
-      importUrl: (input: T.ImportUrlInput) => request<T.AssetEntry>('POST', '/assets/import-url', { json: input }),
-      move: (input: T.AssetMoveInput) => request<T.AssetsMoved>('POST', '/assets/move', { json: input }),
+      importUrl: (input: T.ImportUrlInput) => call(API.assets.importUrl, { json: input }),
+      move: (input: T.AssetMoveInput) => call(API.assets.move, { json: input }),
       /** The file itself, as a Response (check `headers`, read `blob()` or `body`). */
-      serve: (path: string) => send('GET', `/assets/serve/${encodePath(path)}`),
-      /** The URL to put in content for an asset path (what `AssetEntry.url` holds, made absolute). */
-      serveUrl: (path: string) => `${base}/assets/serve/${encodePath(path)}`,
+      serve: (path: string) => send(API.assets.serve, { params: { path: assetPath(path) } }),
+      /** The URL to put in content for an asset path (what `AssetEntry.url` holds, made absolute): its `/` stay. */
+      serveUrl: (path: string) =>
+        `${base}${fillPath(API.assets.serve.path, { path: '' })}${assetPath(path).split('/').map(encodeURIComponent).join('/')}`,
     },
 
     git: {
-      status: () => get<T.GitStatus>('/git/status'),
-      commit: (message?: string) => request<T.CommitResult>('POST', '/git/commit', { json: message === undefined ? {} : { message } }),
-      push: () => request<T.GitSyncResult>('POST', '/git/push', { json: {} }),
-      pull: () => request<T.GitSyncResult>('POST', '/git/pull', { json: {} }),
+      status: () => call(API.git.status),
+      commit: (message?: string) => call(API.git.commit, { json: message === undefined ? {} : { message } }),
+      push: () => call(API.git.push, { json: {} }),
+      pull: () => call(API.git.pull, { json: {} }),
     },
-  };
+  });
 }
 
 export type QuireClient = ReturnType<typeof createQuireClient>;

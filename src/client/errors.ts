@@ -32,7 +32,7 @@ export class ConflictError extends QuireApiError {}
 export class StaleWriteError extends QuireApiError {}
 /** 413: the body or file is over a size limit. */
 export class PayloadTooLargeError extends QuireApiError {}
-/** 415: the file's format is not allowed. */
+/** 415: the file's format is not allowed, or a body was sent as something other than JSON. */
 export class UnsupportedFormatError extends QuireApiError {}
 /** 5xx: the server failed (a write, git, or something unexpected; the server log has more). */
 export class ServerError extends QuireApiError {}

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import YAML from 'yaml';
+import { StoredInheritanceSchema } from './inheritance-schema.js';
 import type { ContentType, LocaleFile } from './types.js';
 
 /** The order fields are written in, so that a file's diff shows only what changed. */
@@ -27,12 +28,6 @@ export function serializeLocaleFile(type: ContentType, file: LocaleFile): string
   return `---\n${YAML.stringify(header, { lineWidth: 0 })}---\n${mdx ?? ''}`;
 }
 
-/** A locale's inheritance as stored (its `stale` flag is computed, never stored). */
-export const StoredInheritanceSchema = v.object({
-  state: v.picklist(['inherited', 'customized']),
-  from: v.string(),
-  inheritedEtag: v.optional(v.string()),
-});
 const StoredSchema = v.object({
   type: v.optional(v.picklist(['visual', 'json'])),
   pathname: v.optional(v.string()),

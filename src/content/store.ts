@@ -114,7 +114,8 @@ export function createContentStore(options: StoreOptions) {
     return undefined;
   }
 
-  const nameOwner = (home: ItemHome, name: string, exceptId?: string) => findNamed(index.items.values(), home, name, { exceptId })?.id;
+  const nameOwner = (home: ItemHome, name: string, options: { exceptId?: string; locale?: string } = {}) =>
+    findNamed(index.items.values(), home, name, options)?.id;
 
   function assertPathnameFree(site: string, locale: string, pathname: string, exceptId?: string) {
     const owner = pathnameOwner(site, locale, pathname, exceptId);
@@ -122,7 +123,7 @@ export function createContentStore(options: StoreOptions) {
   }
 
   function assertNameFree(home: ItemHome, name: string, exceptId?: string) {
-    const owner = nameOwner(home, name, exceptId);
+    const owner = nameOwner(home, name, { exceptId });
     if (owner) throw new QuireError('ALREADY_EXISTS', `A ${home.kind === 'data' ? 'data entry' : home.kind} named "${name}" already exists in collection "${home.collection}" ("${owner}").`, { name, existingId: owner });
   }
 
@@ -301,11 +302,26 @@ export function createContentStore(options: StoreOptions) {
     ready: sync.ready,
     close: sync.close,
 
-    async collections(): Promise<string[]> {
+    /** The collection names of the items of these kinds (in one site, when given), sorted. */
+    async collections(kinds: readonly Kind[], site?: string): Promise<string[]> {
       await sync.fresh();
       const names = new Set<string>();
-      for (const item of index.items.values()) if (item.kind !== 'data') names.add(item.collection);
+      for (const item of index.items.values()) {
+        if (kinds.includes(item.kind) && (site === undefined || item.site === site)) names.add(item.collection);
+      }
       return [...names].sort();
+    },
+
+    /** The ID of the page of the site that has this pathname in this locale (other than `exceptId`). */
+    async pathnameOwner(site: string, locale: string, pathname: string, exceptId?: string): Promise<string | undefined> {
+      await sync.fresh();
+      return pathnameOwner(site, locale, pathname, exceptId);
+    },
+
+    /** The ID of the item in this scope named `name` (in any locale, or in `locale`), other than `exceptId`. */
+    async nameOwner(home: ItemHome, name: string, options: { exceptId?: string; locale?: string } = {}) {
+      await sync.fresh();
+      return nameOwner(home, name, options);
     },
 
     /** Items matching the filters, in ID order. */

@@ -1,21 +1,25 @@
 import { Hono } from 'hono';
 import type { AssetLibrary } from '../assets/index.js';
+import { createContentQueries } from '../content/queries.js';
 import type { ContentStore } from '../content/store.js';
 import type { GitService } from '../git/service.js';
-import type { SitesSource } from '../sites/sites-config.js';
 import type { IdentityVerifier } from '../identity/types.js';
+import type { SitesSource } from '../sites/sites-config.js';
 import type { AppEnv } from './app-env.js';
+import type { EndpointSpec } from './endpoint.js';
+import { API, ENDPOINTS } from './endpoints.js';
 import { identityMiddleware } from './identity-middleware.js';
-import { createAllowedMethods } from './method-guard.js';
+import { createAllowedMethods, createRouteMatcher } from './method-guard.js';
 import { errorResponse, onError } from './on-error.js';
-import { assetRoutes, assetServeRoutes } from './routes/assets.js';
-import { authRoutes } from './routes/auth.js';
-import { contentRoutes } from './routes/content.js';
-import { dataRoutes } from './routes/data.js';
-import { fragmentRoutes } from './routes/fragments.js';
-import { gitRoutes } from './routes/git.js';
-import { openApiRoutes } from './routes/openapi.js';
-import { siteRoutes, siteWideRoutes } from './routes/sites.js';
+import { type AreaHandlers, type Handler, registerEndpoint } from './register.js';
+import { assetHandlers } from './routes/assets.js';
+import { authHandlers } from './routes/auth.js';
+import { contentHandlers } from './routes/content.js';
+import { dataHandlers } from './routes/data.js';
+import { fragmentHandlers } from './routes/fragments.js';
+import { gitHandlers } from './routes/git.js';
+import { openApiHandler } from './routes/openapi.js';
+import { siteHandlers } from './routes/sites.js';
 
 export interface AppDependencies {
   prefix: string;
@@ -28,30 +32,52 @@ export interface AppDependencies {
   limits: { jsonBodyBytes: number };
 }
 
-/** The whole API: one sub-app per table of the interface, one error handler, 404 and 405 from the route table. */
+type Table = typeof API;
+/** A handler for every endpoint of the table, in its shape. */
+type TableHandlers = {
+  [K in keyof Table]: Table[K] extends EndpointSpec ? Handler<Table[K]> : AreaHandlers<Table[K]>;
+};
+
+/** The whole API: the endpoint table registered in order, one error handler, 404 and 405 from the same table. */
 export function createApp(deps: AppDependencies) {
   const app = new Hono<AppEnv>({ strict: false });
   const api = app.basePath(deps.prefix);
-  // Before the identity check: pages show these files to visitors who have no gateway identity.
-  api.route('/assets', assetServeRoutes(deps.assets));
-  // Also public: the OpenAPI document describes the API and holds no content.
-  api.route('/', openApiRoutes(deps.prefix));
-  api.use('*', identityMiddleware(deps.verifyIdentity, { requireIdentity: deps.requireIdentity, publicPath: `${deps.prefix}/auth/user` }));
-  api.route('/auth', authRoutes());
-  api.route('/content', contentRoutes(deps.store, deps.limits));
-  api.route('/data', dataRoutes(deps.store));
-  api.route('/fragments', fragmentRoutes(deps.store, deps.sites, 'fragment'));
-  api.route('/blocks', fragmentRoutes(deps.store, deps.sites, 'block'));
-  api.route('/git', gitRoutes(deps.git, deps.limits));
-  api.route('/assets', assetRoutes(deps.assets, deps.limits));
-  api.route('/', siteWideRoutes(deps.store, deps.sites));
-  api.route('/', siteRoutes(deps.store, deps.sites, deps.limits));
+  const queries = createContentQueries(deps.store, deps.sites);
+  const handlers: TableHandlers = {
+    openapi: openApiHandler(deps.prefix),
+    auth: authHandlers(),
+    assets: assetHandlers(deps.assets),
+    content: contentHandlers(deps.store, queries),
+    data: dataHandlers(queries),
+    fragments: fragmentHandlers(queries, 'fragment'),
+    blocks: fragmentHandlers(queries, 'block'),
+    git: gitHandlers(deps.git),
+    sites: siteHandlers(deps.store, deps.sites, queries),
+  };
+
+  const publicRoutes = ENDPOINTS.filter((endpoint) => endpoint.access === 'public').map((endpoint) => ({
+    method: endpoint.method,
+    path: `${deps.prefix}${endpoint.path}`,
+  }));
+  const isPublic = createRouteMatcher(publicRoutes, { strict: false });
+  api.use('*', identityMiddleware(deps.verifyIdentity, { requireIdentity: deps.requireIdentity, isPublic }));
+  for (const endpoint of ENDPOINTS) {
+    const handler = endpoint.operation
+      .split('.')
+      .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], handlers) as Handler<EndpointSpec>;
+    registerEndpoint(api, endpoint, handler, deps.limits);
+  }
 
   const allowedMethods = createAllowedMethods(app.routes);
   app.notFound((c) => {
     const allowed = allowedMethods(c.req.path);
     if (allowed.length > 0) {
-      return errorResponse('METHOD_NOT_ALLOWED', `${c.req.method} is not allowed here; use ${allowed.join(', ')}.`, { allowed }, { allow: allowed.join(', ') });
+      return errorResponse(
+        'METHOD_NOT_ALLOWED',
+        `${c.req.method} is not allowed here; use ${allowed.join(', ')}.`,
+        { allowed },
+        { allow: allowed.join(', ') },
+      );
     }
     return errorResponse('ROUTE_NOT_FOUND', `No API route at ${c.req.path}.`);
   });

@@ -1,9 +1,12 @@
 import { QuireError } from '../errors.js';
 
+/** `application/json`, or a `+json` type, with any parameters. */
+const JSON_TYPE = /^\s*application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+
 /**
  * Reads a JSON request body without ever holding more than `limit` bytes: `astro dev` hands
  * over a buffered body, production @astrojs/node a stream, and both are cut off at the limit.
- * An empty body gives `undefined`.
+ * An empty body gives `undefined`; a body of another content type is UNSUPPORTED_MEDIA_TYPE.
  */
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
@@ -29,6 +32,13 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
     throw new QuireError('INVALID_REQUEST', 'The request body is not valid UTF-8 text.');
   }
   if (text.trim() === '') return undefined;
+  // Only what the document allows: a body sent as another type is refused, not guessed at. No type at all is read as JSON.
+  const type = request.headers.get('content-type');
+  if (type !== null && !JSON_TYPE.test(type)) {
+    throw new QuireError('UNSUPPORTED_MEDIA_TYPE', `The request body must be JSON (Content-Type: application/json), not ${type.split(';')[0]}.`, {
+      contentType: type,
+    });
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

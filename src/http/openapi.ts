@@ -2,9 +2,10 @@ import { createRequire } from 'node:module';
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
-import { ENDPOINTS, pathParamDescription, type Endpoint } from './endpoints.js';
-import { CreateContentSchema, LocaleUpdateSchema } from './schemas/content.js';
-import { JsonObject } from './schemas/git.js';
+import { type Endpoint, PATH_PARAMETER } from './endpoint.js';
+import { ENDPOINTS, errorCodesOf } from './endpoints.js';
+import { BatchOperationSchema, BatchOperationSlot, CreateContentSchema, LocaleUpdateSchema } from './schemas/content.js';
+import { objectOnly } from './schemas/object-only.js';
 import { errorEnvelope, RESPONSE_COMPONENTS } from './schemas/responses.js';
 
 /** Schemas that appear by name (`#/components/schemas/<name>`) wherever they are used. */
@@ -12,16 +13,15 @@ const COMPONENTS: Record<string, v.GenericSchema> = {
   ...RESPONSE_COMPONENTS,
   CreateContentInput: CreateContentSchema,
   LocaleUpdateData: LocaleUpdateSchema,
+  BatchOperation: BatchOperationSchema,
 };
 
 type Json = Record<string, unknown>;
 
 /** `/content/:id` → `/content/{id}`; `/assets/meta/:path{.+}` → `/assets/meta/{path}`. */
 export function toOpenApiPath(honoPath: string): string {
-  return honoPath.replace(/:(\w+)(\{[^}]*\})?/g, '{$1}');
+  return honoPath.replace(PATH_PARAMETER, '{$1}');
 }
-
-const pathParams = (openApiPath: string) => [...openApiPath.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
 
 /** `content.getLocale` → `contentGetLocale`. */
 const operationId = (operation: string) => operation.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase());
@@ -35,12 +35,18 @@ const baseConfig: ConversionConfig = {
   overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
   // A refinement JSON Schema cannot express is said in words.
   overrideAction: ({ valibotAction, jsonSchema }) => {
+    if (valibotAction === objectOnly) return jsonSchema;
     if (valibotAction.type !== 'check') return undefined;
     const message = (valibotAction as { message?: unknown }).message;
     if (typeof message !== 'string') return jsonSchema;
     return { ...jsonSchema, description: jsonSchema.description ? `${jsonSchema.description} ${message}.` : `${message}.` };
   },
-  overrideSchema: ({ valibotSchema }) => (valibotSchema === JsonObject ? { type: 'object' } : undefined),
+  overrideSchema: ({ valibotSchema, jsonSchema }) => {
+    if (valibotSchema === BatchOperationSlot) return { $ref: '#/components/schemas/BatchOperation' };
+    // Said outright: generators (openapi-typescript) close an object that does not say it takes other keys.
+    if (valibotSchema.type === 'loose_object') return { ...jsonSchema, additionalProperties: true };
+    return undefined;
+  },
 };
 
 /** One schema, with named schemas as references. */
@@ -56,19 +62,35 @@ const jsonContent = (schema: Json) => ({ 'application/json': { schema } });
 
 const ETAG_HEADER = { ETag: { description: 'The etag, quoted: `"<metaEtag>.<contentEtag>"`.', schema: { type: 'string' } } };
 
-function parameters(endpoint: Endpoint, path: string): Json[] {
-  const list: Json[] = pathParams(path).map((name) => ({
-    name, in: 'path', required: true, description: pathParamDescription(name), schema: { type: 'string' },
-  }));
-  if (endpoint.query) {
-    const query = convert(endpoint.query) as { properties?: Record<string, Json>; required?: string[] };
-    for (const [name, schema] of Object.entries(query.properties ?? {})) {
-      const { description, ...rest } = schema;
-      list.push({ name, in: 'query', required: query.required?.includes(name) ?? false, ...(description !== undefined && { description }), schema: rest });
-    }
-  }
+/** An object schema's properties as parameters `in` the path, query or header. */
+function parametersIn(where: 'path' | 'query', schema: v.GenericSchema | undefined): Json[] {
+  if (!schema) return [];
+  const converted = convert(schema) as { properties?: Record<string, Json>; required?: string[] };
+  return Object.entries(converted.properties ?? {}).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return {
+      name,
+      in: where,
+      required: where === 'path' || (converted.required?.includes(name) ?? false),
+      ...(description !== undefined && { description }),
+      schema: rest,
+    };
+  });
+}
+
+function parameters(endpoint: Endpoint): Json[] {
+  const list = [...parametersIn('path', endpoint.params), ...parametersIn('query', endpoint.query)];
   if (endpoint.ifMatch) {
-    list.push({ name: 'If-Match', in: 'header', required: true, description: 'The current etag (quoted or bare).', schema: { type: 'string' } });
+    const required = endpoint.ifMatch === 'required';
+    list.push({
+      name: 'If-Match',
+      in: 'header',
+      required,
+      description: required
+        ? 'The current etag (quoted or bare).'
+        : 'The etag the change is based on (quoted or bare); when given, it must be the current one (else 412 STALE_WRITE).',
+      schema: { type: 'string' },
+    });
   }
   return list;
 }
@@ -88,16 +110,6 @@ function requestBody(endpoint: Endpoint): Json | undefined {
   return { required: !body.optional, content: jsonContent(convert(body.schema)) };
 }
 
-/** The error codes an endpoint answers with: its own and those every endpoint of its kind can give. */
-export function errorCodesOf(endpoint: Endpoint): ErrorCode[] {
-  const codes = new Set<ErrorCode>(endpoint.errors);
-  if (endpoint.query || endpoint.body) codes.add('INVALID_REQUEST');
-  if (endpoint.body && !endpoint.body.multipart) codes.add('PAYLOAD_TOO_LARGE');
-  if (!endpoint.public) codes.add('UNAUTHORIZED');
-  codes.add('INTERNAL_ERROR');
-  return [...codes];
-}
-
 function responses(endpoint: Endpoint): Json {
   const result: Json = {};
   const success = endpoint.response;
@@ -111,32 +123,103 @@ function responses(endpoint: Endpoint): Json {
   }
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(endpoint)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  if (endpoint.method !== 'GET') byStatus.set(403, []);
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    result[String(status)] = { description: codes.join(', '), content: jsonContent(convert(errorEnvelope(codes))) };
+    result[String(status)] = codes.length === 0 ? CROSS_SITE_FORM : { description: codes.join(', '), content: jsonContent(convert(errorEnvelope(codes))) };
   }
   return result;
 }
 
-function operation(endpoint: Endpoint, path: string): Json {
+/** Astro's own answer, before the API sees the request: plain text, not the envelope. */
+const CROSS_SITE_FORM = {
+  description:
+    "Refused by Astro's `checkOrigin`: a form-like or missing content type (`application/x-www-form-urlencoded`, " +
+    '`multipart/form-data`, `text/plain`) from another origin. Send an `Origin` header that matches the site.',
+  content: { 'text/plain': { schema: { type: 'string' } } },
+};
+
+/** How a caller proves who it is: the access gateway's token or header (which one is the server's `auth` option). */
+const SECURITY_SCHEMES = {
+  cloudflareAccess: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Cf-Access-Jwt-Assertion',
+    description: 'Cloudflare Access (`auth.type: cloudflare-access`): the JWT the gateway adds to every request it lets through.',
+  },
+  cloudflareAccessCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'CF_Authorization',
+    description: 'Cloudflare Access: the same JWT in the cookie the gateway sets, when the header is absent.',
+  },
+  gatewayJwt: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      'Another gateway (`auth.type: jwt`): a JWT verified against the configured JWKS, in `Authorization: Bearer` ' +
+      '(or the header and cookie named by `auth.header` and `auth.cookie`).',
+  },
+  trustedHeader: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Forwarded-Email',
+    description:
+      'A proxy that authenticates for the server (`auth.type: trusted-header`): the e-mail in the header named by ' +
+      '`auth.emailHeader` (shown here with a common name). Only safe when nothing else can reach the server.',
+  },
+};
+
+/** Any one of the schemes will do; which one the server takes is its `auth` option. */
+const SECURITY = Object.keys(SECURITY_SCHEMES).map((name) => ({ [name]: [] }));
+
+const tagOf = (endpoint: Endpoint) => (endpoint.operation.includes('.') ? endpoint.operation.split('.')[0]! : 'meta');
+
+function operation(endpoint: Endpoint): Json {
   const body = requestBody(endpoint);
   return {
     operationId: operationId(endpoint.operation),
-    tags: [endpoint.operation.includes('.') ? endpoint.operation.split('.')[0] : 'meta'],
+    tags: [tagOf(endpoint)],
     summary: endpoint.summary,
     ...(endpoint.description && { description: endpoint.description }),
-    ...(endpoint.public && { security: [] }),
-    parameters: parameters(endpoint, path),
+    ...(endpoint.access === 'public' && { security: [] }),
+    parameters: parameters(endpoint),
     ...(body && { requestBody: body }),
     responses: responses(endpoint),
   };
 }
 
+/** HEAD of a file endpoint: the GET's headers without the body (every GET answers HEAD; a file is where it is useful). */
+function headOperation(get: Json): Json {
+  const responses = Object.fromEntries(
+    Object.entries(get.responses as Record<string, Json>).map(([status, { description, headers }]) => [
+      status,
+      { description, ...(headers !== undefined && { headers }) },
+    ]),
+  );
+  return { ...get, operationId: `${get.operationId}Head`, summary: `${get.summary} (headers only)`, responses };
+}
+
+const TAGS: Record<string, string> = {
+  meta: 'The document itself.',
+  auth: 'Who the caller is.',
+  assets: 'Files under the assets folder, with their metadata.',
+  content: 'Pages, fragments and data entries by ID, each with its locales.',
+  data: 'Data entries by collection and name.',
+  fragments: 'Fragments by collection and name, global or per site.',
+  blocks: 'The fragments again, reported with `kind: block`.',
+  git: 'The repository that holds the content.',
+  sites: 'The sites configuration, redirects, translations, and each site\'s pages.',
+};
+
 const DESCRIPTION = `The content API of astro-quire, generated from the schemas the routes validate with.
 
 - Errors: \`{ error: { code, message, details? } }\`; each operation lists its codes by status. An unknown path under the prefix is 404 ROUTE_NOT_FOUND, a method a path does not have is 405 METHOD_NOT_ALLOWED (with \`Allow\`).
 - Etags: \`<metaEtag>.<contentEtag>\` per locale; a write with an outdated etag is 412 STALE_WRITE.
-- Identity comes from an access gateway. With \`requireIdentity\` (the default in production) every operation except those marked public answers 401 UNAUTHORIZED without a verified identity.
-- Astro's \`checkOrigin\` answers unsafe requests from another origin with a plain 403: send an \`Origin\` header matching the site, or a JSON content type.`;
+- Identity comes from an access gateway (see the security schemes). With \`requireIdentity\` (the default in production) every operation except those marked public answers 401 UNAUTHORIZED without a verified identity.
+- Astro's \`checkOrigin\` answers unsafe requests from another origin with a plain 403: send an \`Origin\` header matching the site, or a JSON content type. A JSON body sent with another content type is 415 UNSUPPORTED_MEDIA_TYPE.
+- Every GET also answers HEAD (the same headers, no body).
+- The rules schemas cannot show (etags, inheritance, redirects, asset paths, git) are in the package's docs/interface.md.`;
 
 function packageVersion(): string {
   try {
@@ -151,17 +234,20 @@ export function buildOpenApiDocument(prefix: string): Json {
   const paths: Record<string, Json> = {};
   for (const endpoint of ENDPOINTS) {
     const path = toOpenApiPath(endpoint.path);
-    paths[path] = { ...paths[path], [endpoint.method.toLowerCase()]: operation(endpoint, path) };
+    const documented = operation(endpoint);
+    const head = endpoint.response?.file ? { head: headOperation(documented) } : {};
+    paths[path] = { ...paths[path], [endpoint.method.toLowerCase()]: documented, ...head };
   }
-  const tags = [...new Set(ENDPOINTS.map((endpoint) => (endpoint.operation.includes('.') ? endpoint.operation.split('.')[0]! : 'meta')))];
+  const tags = [...new Set(ENDPOINTS.map(tagOf))];
   const components = toJsonSchemaDefs(COMPONENTS, baseConfig) as Record<string, JsonSchema>;
   return {
     openapi: '3.1.1',
     info: { title: 'astro-quire content API', version: packageVersion(), description: DESCRIPTION, license: { name: 'MIT', identifier: 'MIT' } },
     servers: [{ url: prefix, description: 'The API prefix (the integration\'s `prefix` option).' }],
-    tags: tags.map((name) => ({ name })),
+    tags: tags.map((name) => ({ name, description: TAGS[name] })),
+    security: SECURITY,
     paths,
-    components: { schemas: components },
+    components: { schemas: components, securitySchemes: SECURITY_SCHEMES },
   };
 }
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { ERROR_STATUS, type ErrorCode } from '../../src/errors.js';
-import { ENDPOINTS, type Endpoint } from '../../src/http/endpoints.js';
-import { errorCodesOf } from '../../src/http/openapi.js';
+import type { Endpoint } from '../../src/http/endpoint.js';
+import { ENDPOINTS, errorCodesOf } from '../../src/http/endpoints.js';
 import { errorEnvelope } from '../../src/http/schemas/responses.js';
 
 export interface ContractChecker {

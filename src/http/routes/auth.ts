@@ -1,9 +1,13 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../app-env.js';
+import type { API } from '../endpoints.js';
+import type { AreaHandlers } from '../register.js';
 
-export function authRoutes() {
-  return new Hono<AppEnv>().get('/user', (c) => {
-    const identity = c.get('identity');
-    return c.json(identity ? { authenticated: true, user: { email: identity.email, sub: identity.sub } } : { authenticated: false });
-  });
+export function authHandlers(): AreaHandlers<typeof API.auth> {
+  return {
+    user: (_, c) => {
+      const identity = c.get('identity');
+      return c.json(
+        identity ? { authenticated: true, user: { email: identity.email, sub: identity.sub } } : { authenticated: false },
+      );
+    },
+  };
 }

@@ -1,27 +1,13 @@
-import { Hono } from 'hono';
 import type { GitService } from '../../git/service.js';
-import type { AppEnv } from '../app-env.js';
-import { readJsonBody } from '../json-body.js';
-import { CommitBodySchema, EmptyBodySchema } from '../schemas/git.js';
-import { parseInput } from '../validate.js';
+import type { API } from '../endpoints.js';
+import type { AreaHandlers } from '../register.js';
 
-/** The Git table of the interface: status, commit, push and pull of the repository holding the content root. */
-export function gitRoutes(git: GitService, limits: { jsonBodyBytes: number }) {
-  const body = (request: Request) => readJsonBody(request, limits.jsonBodyBytes);
-
-  return new Hono<AppEnv>()
-    .get('/status', async (c) => c.json(await git.status()))
-    .post('/commit', async (c) => {
-      const { message } = parseInput(CommitBodySchema, await body(c.req.raw), 'body');
-      const result = await git.commit(message, c.get('identity'));
-      return c.json({ success: true, ...result });
-    })
-    .post('/push', async (c) => {
-      parseInput(EmptyBodySchema, await body(c.req.raw), 'body');
-      return c.json({ success: true, ...(await git.push()) });
-    })
-    .post('/pull', async (c) => {
-      parseInput(EmptyBodySchema, await body(c.req.raw), 'body');
-      return c.json({ success: true, ...(await git.pull(c.get('identity'))) });
-    });
+/** Status, commit, push and pull of the repository holding the content root. */
+export function gitHandlers(git: GitService): AreaHandlers<typeof API.git> {
+  return {
+    status: async (_, c) => c.json(await git.status()),
+    commit: async ({ body }, c) => c.json({ success: true, ...(await git.commit(body.message, c.get('identity'))) }),
+    push: async (_, c) => c.json({ success: true, ...(await git.push()) }),
+    pull: async (_, c) => c.json({ success: true, ...(await git.pull(c.get('identity'))) }),
+  };
 }

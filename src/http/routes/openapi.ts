@@ -1,10 +1,9 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../app-env.js';
+import type { Handler } from '../register.js';
+import type { API } from '../endpoints.js';
 import { openApiJson } from '../openapi.js';
 
-/** `GET /openapi.json`: public, like `/auth/user`; it describes the API and holds no content. */
-export function openApiRoutes(prefix: string) {
-  return new Hono<AppEnv>().get('/openapi.json', (c) => c.body(openApiJson(prefix), 200, {
-    'content-type': 'application/json; charset=utf-8',
-  }));
-}
+/** `GET /openapi.json`: built once per prefix, served as the same bytes. */
+export const openApiHandler =
+  (prefix: string): Handler<typeof API.openapi> =>
+  (_, c) =>
+    c.body(openApiJson(prefix), 200, { 'content-type': 'application/json; charset=utf-8' });

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { CollectionName, ContentId, LocaleCode, Pathname, SiteName } from '../../content/codes.js';
 import { KINDS, TYPES } from '../../content/types.js';
 import { commaList } from '../validate.js';
-import { JsonObject } from './git.js';
+import { objectOnly } from './object-only.js';
 
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))$/;
 
@@ -28,7 +28,7 @@ const MetaValueString = v.optional(v.nullable(v.string()));
 const MetaValueList = v.optional(v.nullable(v.array(v.string())));
 
 /** Partial ContentMeta: an object whose known fields are typed, any other key is allowed; null removes a key. */
-const MetaSchema = v.intersect([JsonObject, v.looseObject({
+const MetaSchema = v.pipe(v.looseObject({
   title: MetaValueString,
   description: MetaValueString,
   author: MetaValueString,
@@ -37,14 +37,14 @@ const MetaSchema = v.intersect([JsonObject, v.looseObject({
   ogTitle: MetaValueString,
   ogDescription: MetaValueString,
   ogImage: MetaValueString,
-})]);
+}), objectOnly);
 
-/** What is stored as a locale's content: an object (valibot's object schemas alone would also take an array). */
-const ContentDataSchema = v.intersect([JsonObject, v.strictObject({
+/** What is stored as a locale's content. */
+const ContentDataSchema = v.pipe(v.strictObject({
   visualData: v.optional(v.unknown()),
   mdx: v.optional(v.string()),
-  data: v.optional(v.intersect([JsonObject, v.record(v.string(), v.unknown())])),
-})]);
+  data: v.optional(v.pipe(v.record(v.string(), v.unknown()), objectOnly)),
+}), objectOnly);
 
 /** Names that would be read as a fixed route under /fragments, /blocks or /data. */
 const RESERVED_NAMES = ['collections', 'pages', 'pathname-available', 'name-available', 'move'];
@@ -85,14 +85,12 @@ export const CreateContentSchema = v.pipe(
       v.check((locales) => Object.keys(locales).length > 0, 'Expected at least one locale'),
     ),
   }),
+  v.forward(v.check((input) => input.kind !== 'page' || input.site !== undefined, 'Pages belong to a site'), ['site']),
   v.forward(v.check((input) => !(input.kind === 'data' && input.site !== undefined), 'Data entries are global and take no site'), ['site']),
   v.forward(v.check((input) => input.kind !== 'page' || input.name === undefined, 'Pages have pathnames, not names'), ['name']),
   v.forward(v.check((input) => input.kind !== 'data' || input.type === 'json', 'Data entries have type json'), ['type']),
   v.forward(v.check((input) => input.kind !== 'fragment' || input.type !== 'json', 'Fragments have type visual or mdx'), ['type']),
 );
-
-/** A page needs a site: checked on its own so that its absence is MISSING_REQUIRED_FIELD. */
-export const PageSiteSchema = v.object({ site: SiteName });
 
 /** `a,b` in a query: each a locale code. */
 export const LocaleList = v.pipe(commaList, v.array(LocaleCode));
@@ -117,13 +115,20 @@ export const WriteQuerySchema = v.object({ locale: LocaleCode, etag: v.optional(
 export const TransitionQuerySchema = v.object({ locale: LocaleCode, etag: v.string() });
 export const DeleteQuerySchema = v.object({ locale: v.optional(LocaleCode) });
 
-export const BatchSchema = v.object({
-  operations: v.pipe(v.array(v.unknown()), v.maxLength(1000, 'At most 1000 operations per batch')),
-});
-
 export const BatchOperationSchema = v.object({
   id: ContentId,
   locale: LocaleCode,
   data: LocaleUpdateSchema,
   etag: v.optional(v.string(), ''),
+});
+
+/**
+ * One operation of a batch as the body is read: anything, because each operation is checked
+ * against BatchOperationSchema on its own, so that one bad operation fails alone. The OpenAPI
+ * document shows BatchOperationSchema in its place.
+ */
+export const BatchOperationSlot = v.unknown();
+
+export const BatchSchema = v.object({
+  operations: v.pipe(v.array(BatchOperationSlot), v.maxLength(1000, 'At most 1000 operations per batch')),
 });

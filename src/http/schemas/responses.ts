@@ -1,9 +1,9 @@
 import * as v from 'valibot';
-import { AssetRecordSchema } from '../../assets/manifest.js';
-import { StoredInheritanceSchema } from '../../content/files.js';
+import { AssetRecordSchema } from '../../assets/record-schema.js';
+import { StoredInheritanceSchema } from '../../content/inheritance-schema.js';
 import { ERROR_STATUS, type ErrorCode } from '../../errors.js';
 import { KINDS, TYPES } from '../../content/types.js';
-import { SitesSchema } from '../../sites/sites-config.js';
+import { SitesSchema } from '../../sites/sites-schema.js';
 
 /**
  * The shapes the API answers with. They document the API (the OpenAPI document is generated from
