@@ -1,4 +1,4 @@
-/** Every error code the API can answer with, and its HTTP status (DECISIONS §9). */
+/** Every error code the API can answer with, and its HTTP status (docs/interface.md, "Errors and status codes"). */
 export const ERROR_STATUS = {
   CONTENT_NOT_FOUND: 404,
   STALE_WRITE: 412,

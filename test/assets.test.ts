@@ -578,7 +578,7 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
       const jpeg = await trusted.post('/assets/import-url', { headers: user, body: { url: origin.url('/photo') } });
       expect(jpeg.json).toMatchObject({ filename: 'photo.jpg', mimeType: 'image/jpeg', width: 3, height: 2 });
 
-      // import-url has one failure answer in the interface: 400 ASSET_UPLOAD_FAILED, with the reason in details.
+      // import-url has one failure answer (docs/interface.md, "Assets"): 400 ASSET_UPLOAD_FAILED, with the reason in details.
       const refused: Array<[string, string | undefined]> = [
         ['/tool.png', 'invalid-format'],
         ['/big.png', 'too-large'],

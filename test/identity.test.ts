@@ -3,7 +3,7 @@ import { api, bearer, type ApiClient } from './support/http.js';
 import { startJwksServer, type JwksServer } from './support/jwks-server.js';
 import { createSite, type RunningSite } from './support/site.js';
 
-// DECISIONS §6: identity comes only from a verified gateway token (here: a real JWKS server on
+// docs/interface.md, "Identity": identity comes only from a verified gateway token (here: a real JWKS server on
 // loopback); requireIdentity defaults to true in a production build and false in `astro dev`.
 
 const SITES_JSON = JSON.stringify({ sites: { main: { locales: ['en', 'de'], defaultLocale: 'en' } }, globalLocales: ['en', 'de'] });

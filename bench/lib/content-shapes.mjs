@@ -1,7 +1,7 @@
 /**
  * The bodies of synthetic items, sized like real ones: a page's visual-editor JSON (~5 KB), a
  * fragment's MDX (~3 KB), a data entry's JSON (~1 KB). Asset references use the serve URL that
- * usage tracking recognises (DECISIONS §7).
+ * usage tracking recognises (docs/interface.md, "Assets").
  */
 export const ASSET_URL_PREFIX = '/__cms/api/assets/serve/';
 const assetUrl = (asset) => `${ASSET_URL_PREFIX}${asset}`;

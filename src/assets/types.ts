@@ -1,4 +1,4 @@
-/** An asset as the API reports it (the interface's AssetEntry, plus its `path` and serve `url`). */
+/** An asset as the API reports it (AssetEntry in the OpenAPI document: its record, `path` and serve `url`). */
 export interface AssetEntry extends AssetRecord {
   filename: string;
   /** `/` for the root, else `/photos/2024`. */

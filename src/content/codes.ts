@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-/** The shapes of codes and names (DECISIONS §3), shared by request schemas and the store. */
+/** The shapes of codes and names (docs/interface.md, "Codes and names"), shared by request schemas and the store. */
 export const LOCALE_PATTERN = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export const ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,95}$/;

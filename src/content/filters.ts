@@ -16,7 +16,7 @@ export function isPublished(file: LocaleFile, now: number): boolean {
   return (!file.publishAt || Date.parse(file.publishAt) <= now) && (!file.unpublishAt || Date.parse(file.unpublishAt) > now);
 }
 
-/** DECISIONS §5: every filter given must hold; inherited locales count as present. */
+/** Every filter given must hold; inherited locales count as present (docs/interface.md, "Publication and filters"). */
 export function matchesFilters(item: Item, filters: ListFilters, expectedLocales: readonly string[], now: number): boolean {
   if (filters.kind && item.kind !== filters.kind) return false;
   if (filters.site !== undefined && item.site !== filters.site) return false;

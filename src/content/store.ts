@@ -73,7 +73,7 @@ export function createContentStore(options: StoreOptions) {
     return key;
   };
 
-  // ---- scope rules (DECISIONS §3) ----
+  // ---- scope rules (docs/interface.md, "Codes and names") ----
 
   const siteConfig = (site: string): SiteConfig => requireSite(sites.get(), site);
 

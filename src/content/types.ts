@@ -58,7 +58,7 @@ export interface Item extends ItemHome {
   locales: Map<string, StoredLocale>;
 }
 
-/** The locale record of the interface (a ContentEntry's `locales[x]`). */
+/** A locale record as the API answers it (a ContentEntry's `locales[x]`). */
 export interface LocaleRecord {
   locale: string;
   etag: string;

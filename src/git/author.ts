@@ -9,7 +9,7 @@ export const DEFAULT_SIGNATURE: Signature = { name: 'Quire', email: 'quire@local
 const localPart = (email: string) => email.split('@')[0] || email;
 
 /**
- * Who a commit is by (DECISIONS §8): the verified identity (name from the token's `name` claim,
+ * Who a commit is by (docs/interface.md, "Git"): the verified identity (name from the token's `name` claim,
  * else the e-mail's local part); without one, the repository's configured user; else Quire.
  */
 export async function signatureFor(repo: GitRepo, identity: Identity | null | undefined): Promise<Signature> {

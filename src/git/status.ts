@@ -3,7 +3,7 @@ import { REMOTE, remoteUrl } from './remote.js';
 import { currentBranch, resolveOrNull, type GitRepo } from './repository.js';
 import { changedFiles } from './worktree-status.js';
 
-/** GitStatus of the interface. */
+/** GitStatus, as `GET /git/status` answers it. */
 export interface GitStatus {
   isRepo: true;
   hasChanges: boolean;

@@ -150,7 +150,7 @@ describe('reliability: identity (item 5)', () => {
 
   it('answers every endpoint but GET /auth/user and the public asset files with 401 UNAUTHORIZED without an identity', async ({ task }) => {
     const tally = new Tally(SECTION, task.meta);
-    // Every route of the interface (and a few paths that are none), each with every method.
+    // Every route of the API (and a few paths that are none), each with every method.
     const ROUTES = [
       '/auth/user', '/content', '/content/collections', '/content/needs-review?locale=de', '/content/batch', '/content/x', '/content/x/en',
       '/content/x/mark-reviewed?locale=de&etag=e', '/content/x/break-inheritance?locale=de&etag=e', '/content/x/revert-to-inherited?locale=de&etag=e',

@@ -3,7 +3,7 @@ import { CollectionName, ContentId, LocaleCode, Pathname, SiteName } from '../..
 import { commaList } from '../validate.js';
 
 const required = v.pipe(v.string(), v.nonEmpty('Required'));
-// Codes in queries are checked like everywhere else (DECISIONS §3): a filter that could never match
+// Codes in queries are checked like everywhere else (docs/interface.md, "Codes and names"): a filter that could never match
 // is a mistake worth a 400, and no lookup ever sees a path-like or prototype-like value.
 const SiteList = v.pipe(commaList, v.array(SiteName));
 const booleanFlag = v.optional(v.pipe(v.picklist(['true', 'false']), v.transform((value) => value === 'true')), 'false');

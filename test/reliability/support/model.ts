@@ -1,5 +1,5 @@
 /**
- * A reference model of the content rules (DECISIONS §4, §5), small enough to trust: what the
+ * A reference model of the content rules (docs/interface.md: "Etags and writes", "Inheritance", "Publication and filters"), small enough to trust: what the
  * server must show after a sequence of acknowledged operations, applied one after another.
  * Only the fields an editor sees are modelled (no etags, times or authors): meta merges key by key
  * (null removes), content replaces, inheritance and staleness follow the default locale.

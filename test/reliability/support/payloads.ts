@@ -124,7 +124,7 @@ export function traversalPayloads(canary: string): Payload[] {
 }
 
 /**
- * Whether a page pathname is one the service must accept (DECISIONS §3, plus: no control
+ * Whether a page pathname is one the service must accept (docs/interface.md, "Codes and names", plus: no control
  * characters or backslashes, and the same again for its NFKC form, so compatibility characters
  * such as ‥ or ／ cannot stand for `..` and `/`). A pathname is a URL path, never a file path:
  * a harmless one like `/a%2fb` is valid.
