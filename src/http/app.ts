@@ -7,7 +7,7 @@ import type { IdentityVerifier } from '../identity/types.js';
 import type { SitesSource } from '../sites/sites-config.js';
 import type { AppEnv } from './app-env.js';
 import type { EndpointSpec } from './endpoint.js';
-import { API, ENDPOINTS } from './endpoints.js';
+import { type API, ENDPOINTS } from './endpoints.js';
 import { identityMiddleware } from './identity-middleware.js';
 import { createAllowedMethods, createRouteMatcher } from './method-guard.js';
 import { errorResponse, onError } from './on-error.js';

@@ -63,11 +63,9 @@ export const fillPath = (path: string, params: Record<string, string>): string =
 export const defineEndpoint = <const E extends EndpointSpec>(endpoint: E): E => endpoint;
 
 type OutputOf<S> = S extends v.GenericSchema ? v.InferOutput<S> : Record<string, never>;
-type InputOf<S> = S extends v.GenericSchema ? v.InferInput<S> : Record<string, never>;
 
 export type ParamsOf<E extends EndpointSpec> = OutputOf<E['params']>;
 export type QueryOf<E extends EndpointSpec> = OutputOf<E['query']>;
 export type BodyOf<E extends EndpointSpec> = E['body'] extends { schema: infer S } ? OutputOf<S> : undefined;
-export type BodyInputOf<E extends EndpointSpec> = E['body'] extends { schema: infer S } ? InputOf<S> : undefined;
 /** What a successful call answers (`Response` for a file). */
 export type ResultOf<E extends EndpointSpec> = E['response'] extends { schema: infer S } ? OutputOf<S> : Response;

@@ -21,16 +21,12 @@ export type Handler<E extends EndpointSpec> = (input: RouteInput<E>, c: Context<
 /** One handler per endpoint of an area: a declaration without a handler does not compile. */
 export type AreaHandlers<A> = { [K in keyof A]: A[K] extends EndpointSpec ? Handler<A[K]> : never };
 
-export interface RegisterOptions {
-  jsonBodyBytes: number;
-}
-
 /** Registers the endpoint's route: its input is validated (path, query, `If-Match`, body) before the handler runs. */
 export function registerEndpoint<E extends EndpointSpec>(
   app: Hono<AppEnv>,
   endpoint: E,
   handler: Handler<E>,
-  options: RegisterOptions,
+  options: { jsonBodyBytes: number },
 ): void {
   const missingCode = endpoint.missingIsInvalid ? 'INVALID_REQUEST' : 'MISSING_REQUIRED_FIELD';
   const parse = (schema: EndpointSpec['params'], value: unknown, what: string) =>

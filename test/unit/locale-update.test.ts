@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyLocaleUpdate, mergeMeta, type UpdateContext } from '../../src/content/locale-update.js';
 import type { LocaleFile } from '../../src/content/types.js';
-import { QuireError } from '../../src/errors.js';
+import type { QuireError } from '../../src/errors.js';
 
 const context = (overrides: Partial<UpdateContext> = {}): UpdateContext => ({
   kind: 'page',

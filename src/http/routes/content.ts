@@ -3,7 +3,7 @@ import type { BatchOperation, ContentStore } from '../../content/store.js';
 import type { ContentQueries } from '../../content/queries.js';
 import { QuireError } from '../../errors.js';
 import type { AppEnv } from '../app-env.js';
-import { API } from '../endpoints.js';
+import type { API } from '../endpoints.js';
 import { parseEtag, quoteEtag } from '../etag-header.js';
 import type { AreaHandlers, Handler } from '../register.js';
 import { BatchOperationSchema } from '../schemas/content.js';

@@ -30,8 +30,6 @@ export const UntranslatedQuerySchema = v.object({
   includeUnpublished: booleanFlag,
 });
 
-export const UntranslatedParamsSchema = v.object({ targetLocale: LocaleCode });
-
 export const DataNameAvailableQuerySchema = v.object({ name: CollectionName, collection: CollectionName, excludeId: v.optional(ContentId) });
 export const DataListQuerySchema = v.object({ collection: v.optional(CollectionName), locale: v.optional(LocaleCode) });
 export const DataByNameQuerySchema = v.object({ collection: CollectionName, locale: v.optional(LocaleCode) });
