@@ -5,7 +5,7 @@ import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { type Endpoint, PATH_PARAMETER } from './endpoint.js';
 import { ENDPOINTS, errorCodesOf } from './endpoints.js';
 import { BatchOperationSchema, BatchOperationSlot, CreateContentSchema, LocaleUpdateSchema } from './schemas/content.js';
-import { objectOnly } from './schemas/object-only.js';
+import { JsonObject } from './schemas/object-only.js';
 import { errorEnvelope, RESPONSE_COMPONENTS } from './schemas/responses.js';
 
 /** Schemas that appear by name (`#/components/schemas/<name>`) wherever they are used. */
@@ -35,7 +35,6 @@ const baseConfig: ConversionConfig = {
   overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
   // A refinement JSON Schema cannot express is said in words.
   overrideAction: ({ valibotAction, jsonSchema }) => {
-    if (valibotAction === objectOnly) return jsonSchema;
     if (valibotAction.type !== 'check') return undefined;
     const message = (valibotAction as { message?: unknown }).message;
     if (typeof message !== 'string') return jsonSchema;
@@ -43,6 +42,11 @@ const baseConfig: ConversionConfig = {
   },
   overrideSchema: ({ valibotSchema, jsonSchema }) => {
     if (valibotSchema === BatchOperationSlot) return { $ref: '#/components/schemas/BatchOperation' };
+    if (valibotSchema === JsonObject) return { type: 'object' };
+    // objectOnly(schema): the schema alone says it (see there).
+    if (valibotSchema.type === 'intersect' && (valibotSchema as v.IntersectSchema<v.GenericSchema[], undefined>).options[0] === JsonObject) {
+      return (jsonSchema.allOf as JsonSchema[])[1];
+    }
     // Said outright: generators (openapi-typescript) close an object that does not say it takes other keys.
     if (valibotSchema.type === 'loose_object') return { ...jsonSchema, additionalProperties: true };
     return undefined;

@@ -28,7 +28,7 @@ const MetaValueString = v.optional(v.nullable(v.string()));
 const MetaValueList = v.optional(v.nullable(v.array(v.string())));
 
 /** Partial ContentMeta: an object whose known fields are typed, any other key is allowed; null removes a key. */
-const MetaSchema = v.pipe(v.looseObject({
+const MetaSchema = objectOnly(v.looseObject({
   title: MetaValueString,
   description: MetaValueString,
   author: MetaValueString,
@@ -37,14 +37,14 @@ const MetaSchema = v.pipe(v.looseObject({
   ogTitle: MetaValueString,
   ogDescription: MetaValueString,
   ogImage: MetaValueString,
-}), objectOnly);
+}));
 
 /** What is stored as a locale's content. */
-const ContentDataSchema = v.pipe(v.strictObject({
+const ContentDataSchema = objectOnly(v.strictObject({
   visualData: v.optional(v.unknown()),
   mdx: v.optional(v.string()),
-  data: v.optional(v.pipe(v.record(v.string(), v.unknown()), objectOnly)),
-}), objectOnly);
+  data: v.optional(objectOnly(v.record(v.string(), v.unknown()))),
+}));
 
 /** Names that would be read as a fixed route under /fragments, /blocks or /data. */
 const RESERVED_NAMES = ['collections', 'pages', 'pathname-available', 'name-available', 'move'];

@@ -1,10 +1,14 @@
 import * as v from 'valibot';
 
-/**
- * valibot's object and record schemas also take an array (as an object with index keys): this
- * refuses one. JSON Schema's `type: object` already says so, so the document leaves it out.
- */
-export const objectOnly = v.check<Record<string, unknown>, 'Expected a JSON object'>(
-  (input) => !Array.isArray(input),
+/** A JSON object, not an array. */
+export const JsonObject = v.custom<Record<string, unknown>>(
+  (input) => typeof input === 'object' && input !== null && !Array.isArray(input),
   'Expected a JSON object',
 );
+
+/**
+ * The schema, for a JSON object only: valibot's object and record schemas also take an array
+ * (and answer a new object, so a check after them cannot tell). The OpenAPI document shows the
+ * schema alone, whose `type: object` already says so.
+ */
+export const objectOnly = <const S extends v.GenericSchema>(schema: S) => v.intersect([JsonObject, schema]);
