@@ -42,7 +42,7 @@ export function createApp(deps: AppDependencies) {
   api.route('/data', dataRoutes(deps.store));
   api.route('/fragments', fragmentRoutes(deps.store, deps.sites, 'fragment'));
   api.route('/blocks', fragmentRoutes(deps.store, deps.sites, 'block'));
-  api.route('/git', gitRoutes(deps.git, deps.limits));
+  api.route('/git', gitRoutes(deps.git, deps.store, deps.limits));
   api.route('/assets', assetRoutes(deps.assets, deps.limits));
   api.route('/', siteWideRoutes(deps.store, deps.sites));
   api.route('/', siteRoutes(deps.store, deps.sites, deps.limits));
