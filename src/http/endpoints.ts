@@ -38,8 +38,11 @@ export interface Endpoint {
   query?: v.GenericSchema;
   /** The request body, validated with this schema by the route; `optional`: the body may be omitted. */
   body?: { schema: v.GenericSchema; optional?: boolean; multipart?: true };
-  /** The `If-Match` request header is required. */
-  ifMatch?: true;
+  /**
+   * The operation takes the `If-Match` request header: `required`, or `alternative` to its own
+   * `etag` field (when both are given both must match).
+   */
+  ifMatch?: 'required' | 'alternative';
   /** The success answer; absent for the scope-misuse routes that always answer 400. */
   response?: {
     status: number;
@@ -84,8 +87,8 @@ const WRITE_ERRORS: ErrorCode[] = ['MISSING_REQUIRED_FIELD', 'CONTENT_NOT_FOUND'
 
 const transition = (operation: string, path: string, summary: string): Endpoint => ({
   method: 'POST', path, operation, summary,
-  description: 'Takes `locale` and the locale\'s current `etag` in the query. The wrong inheritance state (or the default locale) is 400 INVALID_REQUEST.',
-  query: TransitionQuerySchema,
+  description: 'Takes `locale` and the locale\'s current etag, in the `etag` query parameter or the `If-Match` header (one of the two is required). The wrong inheritance state (or the default locale) is 400 INVALID_REQUEST.',
+  query: TransitionQuerySchema, ifMatch: 'alternative',
   response: ok(TransitionedSchema, 'The locale\'s new etag.', { etag: true }),
   errors: WRITE_ERRORS,
 });
@@ -94,8 +97,8 @@ const localeWrite = (method: 'PUT' | 'PATCH', operation: string): Endpoint => ({
   method, path: '/content/:id', operation,
   summary: method === 'PUT' ? 'Update (or add) one locale' : 'Update (or add) one locale (same as PUT)',
   description: 'Only the supplied fields change: `meta` is merged key by key (null removes a key), `content` is replaced. '
-    + 'A locale that does not exist yet is created (inherited when it has no `content`). Without `etag` the write is not checked for conflicts.',
-  query: WriteQuerySchema,
+    + 'A locale that does not exist yet is created (inherited when it has no `content`). The current etag goes in `etag` or `If-Match`; with neither the write is not checked for conflicts.',
+  query: WriteQuerySchema, ifMatch: 'alternative',
   body: { schema: LocaleUpdateSchema, optional: true },
   response: ok(WrittenSchema, 'Written; the locale\'s new etag.', { etag: true }),
   errors: [...WRITE_ERRORS, 'METADATA_TOO_LARGE', 'PATHNAME_TAKEN', 'ALREADY_EXISTS', 'SITE_NOT_FOUND'],
@@ -195,7 +198,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'DELETE', path: '/content/:id', operation: 'content.delete', summary: 'Delete one locale, or the whole item',
     description: 'Without `locale`, every locale is deleted and `If-Match` must be the default locale\'s etag. The default locale cannot be deleted while others exist (400 INVALID_REQUEST).',
-    query: DeleteQuerySchema, ifMatch: true,
+    query: DeleteQuerySchema, ifMatch: 'required',
     response: ok(SuccessSchema, 'Deleted.'), errors: WRITE_ERRORS,
   },
   transition('content.markReviewed', '/content/:id/mark-reviewed', 'Mark an inherited locale reviewed'),
@@ -300,8 +303,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
   },
   {
     method: 'POST', path: '/:site/move', operation: 'sites.move', summary: 'Move a page locale to a new pathname',
-    description: 'The old pathname is kept in `previousPathnames`; the site answers it with a 301 to the new one.',
-    body: { schema: MoveBodySchema }, response: ok(MovedSchema, 'Moved; the locale\'s new etag.', { etag: true }),
+    description: 'The old pathname is kept in `previousPathnames`; the site answers it with a 301 to the new one. '
+      + 'The locale\'s current etag goes in the body\'s `etag` or the `If-Match` header (one of the two is required).',
+    body: { schema: MoveBodySchema }, ifMatch: 'alternative', response: ok(MovedSchema, 'Moved; the locale\'s new etag.', { etag: true }),
     errors: ['MISSING_REQUIRED_FIELD', 'ROUTE_NOT_FOUND', 'SITE_NOT_FOUND', 'CONTENT_NOT_FOUND', 'PATHNAME_TAKEN', 'STALE_WRITE', 'WRITE_ERROR'],
   },
 ];

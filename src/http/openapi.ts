@@ -68,7 +68,13 @@ function parameters(endpoint: Endpoint, path: string): Json[] {
     }
   }
   if (endpoint.ifMatch) {
-    list.push({ name: 'If-Match', in: 'header', required: true, description: 'The current etag (quoted or bare).', schema: { type: 'string' } });
+    const required = endpoint.ifMatch === 'required';
+    list.push({
+      name: 'If-Match', in: 'header', required, schema: { type: 'string' },
+      description: required
+        ? 'The current etag (quoted, weak or bare). Another one is 412 STALE_WRITE.'
+        : 'The current etag (quoted, weak or bare), as an alternative to `etag`; when both are given both must match. Another one is 412 STALE_WRITE.',
+    });
   }
   return list;
 }

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { BatchOperation, ContentStore } from '../../content/store.js';
 import { QuireError } from '../../errors.js';
 import type { AppEnv } from '../app-env.js';
-import { parseEtag, quoteEtag } from '../etag-header.js';
+import { guardEtag, parseEtag, quoteEtag } from '../etag-header.js';
 import { readJsonBody } from '../json-body.js';
 import {
   BatchOperationSchema, BatchSchema, CreateContentSchema, DeleteQuerySchema, ListQuerySchema,
@@ -14,6 +14,10 @@ type Ctx = Context<AppEnv>;
 
 const author = (c: Ctx) => c.get('identity')?.email;
 
+/** The etag guarding a write: `If-Match` and the `etag` query parameter merged (see guardEtag). */
+const queryEtag = (c: Ctx, given: string | undefined, options?: { required?: boolean }) =>
+  guardEtag({ ifMatch: c.req.header('if-match'), given, field: 'etag' }, options);
+
 const jsonBody = (c: Ctx, body: string) => c.body(body, 200, {
   'content-type': 'application/json; charset=utf-8',
 });
@@ -24,14 +28,14 @@ export function contentRoutes(store: ContentStore, limits: { jsonBodyBytes: numb
   const write = async (c: Ctx) => {
     const { locale, etag } = parseInput(WriteQuerySchema, c.req.query(), 'query');
     const update = parseInput(LocaleUpdateSchema, (await body(c)) ?? {}, 'body');
-    const result = await store.updateLocale(c.req.param('id')!, locale, update, parseEtag(etag), author(c));
+    const result = await store.updateLocale(c.req.param('id')!, locale, update, queryEtag(c, etag), author(c));
     c.header('ETag', quoteEtag(result.etag));
     return c.json({ success: true, etag: result.etag, modified: result.modified });
   };
 
   const transition = (apply: ContentStore['markReviewed']) => async (c: Ctx) => {
     const { locale, etag } = parseInput(TransitionQuerySchema, c.req.query(), 'query');
-    const result = await apply(c.req.param('id')!, locale, parseEtag(etag), author(c));
+    const result = await apply(c.req.param('id')!, locale, queryEtag(c, etag, { required: true }), author(c));
     c.header('ETag', quoteEtag(result.etag));
     return c.json({ success: true, etag: result.etag });
   };
@@ -76,11 +80,7 @@ export function contentRoutes(store: ContentStore, limits: { jsonBodyBytes: numb
     .patch('/:id', write)
     .delete('/:id', async (c) => {
       const { locale } = parseInput(DeleteQuerySchema, c.req.query(), 'query');
-      const ifMatch = c.req.header('if-match');
-      if (!ifMatch) {
-        throw new QuireError('MISSING_REQUIRED_FIELD', 'DELETE needs an If-Match header with the current etag.', { fields: [{ field: 'If-Match', message: 'Required' }] });
-      }
-      await store.remove(c.req.param('id'), locale, parseEtag(ifMatch));
+      await store.remove(c.req.param('id'), locale, guardEtag({ ifMatch: c.req.header('if-match') }, { required: true }));
       return c.json({ success: true });
     })
     .post('/:id/mark-reviewed', transition(store.markReviewed))

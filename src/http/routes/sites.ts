@@ -5,7 +5,7 @@ import { computeRedirectIndex } from '../../sites/redirects.js';
 import { RESERVED_SITE_NAMES, requireSite, type SitesSource } from '../../sites/sites-config.js';
 import { untranslated } from '../../sites/untranslated.js';
 import type { AppEnv } from '../app-env.js';
-import { quoteEtag } from '../etag-header.js';
+import { guardEtag, quoteEtag } from '../etag-header.js';
 import { readJsonBody } from '../json-body.js';
 import {
   MoveBodySchema, PagesQuerySchema, PathnameAvailableQuerySchema, RedirectsQuerySchema, UntranslatedParamsSchema, UntranslatedQuerySchema,
@@ -66,7 +66,8 @@ export function siteRoutes(store: ContentStore, sites: SitesSource, limits: { js
       const site = c.req.param('site');
       requireAddressedSite(site);
       const { id, pathname, locale, etag } = parseInput(MoveBodySchema, await readJsonBody(c.req.raw, limits.jsonBodyBytes), 'body');
-      const moved = await store.move(site, id, locale, pathname, etag, c.get('identity')?.email);
+      const guard = guardEtag({ ifMatch: c.req.header('if-match'), given: etag, field: 'etag' }, { required: true });
+      const moved = await store.move(site, id, locale, pathname, guard, c.get('identity')?.email);
       c.header('ETag', quoteEtag(moved.etag));
       return c.json({ moved: true, previousPathname: moved.previousPathname, etag: moved.etag });
     });
