@@ -2,6 +2,7 @@ import { readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type ApiClient } from './support/http.js';
+import { idLabels, idLike } from './support/ids.js';
 import { createSite, type RunningSite, type TestSite } from './support/site.js';
 
 const SITES = {
@@ -30,6 +31,9 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
   let site: TestSite;
   let server: RunningSite;
   let client: ApiClient;
+  const labels = idLabels();
+  let aboutTeam: string;
+  let promo: string;
 
   const start = () => (mode === 'dev' ? site.startDev() : site.buildAndStart());
 
@@ -65,13 +69,14 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
         de: { pathname: '/ueber/team', inherit: true, meta: { title: 'Team' } },
         fr: { pathname: '/equipe', content: { visualData: { blocks: [] } } },
       }));
-      expect(created).toMatchObject({ success: true, id: 'about-team' });
+      expect(created).toMatchObject({ success: true, id: expect.stringMatching(idLike('about-team')) });
+      aboutTeam = labels.name(created.id, 'about-team');
       expect(created.etag).toMatch(ETAG);
       expect(Date.parse(created.created)).not.toBeNaN();
 
-      const entry = await client.get('/content/about-team');
+      const entry = await client.get(`/content/${aboutTeam}`);
       expect(entry.status).toBe(200);
-      expect(entry.json).toMatchObject({ id: 'about-team', type: 'visual', kind: 'page', site: 'shop', collection: 'pages' });
+      expect(entry.json).toMatchObject({ id: aboutTeam, type: 'visual', kind: 'page', site: 'shop', collection: 'pages' });
       expect(Object.keys(entry.json.locales).sort()).toEqual(['de', 'en', 'fr']);
       const { en, de, fr } = entry.json.locales;
       expect(en).toMatchObject({ locale: 'en', pathname: '/about/team', meta: { title: 'Title of /about/team', author: 'Ada' }, etag: created.etag });
@@ -82,27 +87,27 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       expect(fr.inheritance).toMatchObject({ state: 'customized', from: 'en' });
       expect(fr.content).toEqual({ visualData: { blocks: [] } });
 
-      const localized = await client.get('/content/about-team/de');
+      const localized = await client.get(`/content/${aboutTeam}/de`);
       expect(localized.status).toBe(200);
       expect(localized.headers.get('etag')).toBe(`"${de.etag}"`);
-      expect(localized.json).toMatchObject({ id: 'about-team', kind: 'page', site: 'shop', localized: { locale: 'de', etag: de.etag, pathname: '/ueber/team' } });
+      expect(localized.json).toMatchObject({ id: aboutTeam, kind: 'page', site: 'shop', localized: { locale: 'de', etag: de.etag, pathname: '/ueber/team' } });
       expect(localized.json.localized.content).toEqual(en.content);
     });
 
     it('stores one readable file per item and locale', async () => {
-      await create({
+      promo = labels.name((await create({
         kind: 'fragment', collection: 'components', type: 'mdx', name: 'promo',
         locales: { en: { meta: { title: 'Promo' }, content: { mdx: '# Sale\n\nEverything *half* price.\n' } } },
-      });
-      const mdx = await readFile(path.join(site.contentRoot, 'fragments/components/promo.en.mdx'), 'utf8');
+      })).id, 'promo');
+      const mdx = await readFile(path.join(site.contentRoot, `fragments/components/${promo}.en.mdx`), 'utf8');
       expect(mdx).toMatch(/^---\nname: promo\n/);
       expect(mdx.endsWith('---\n# Sale\n\nEverything *half* price.\n')).toBe(true);
-      const json = JSON.parse(await readFile(path.join(site.contentRoot, 'pages/shop/pages/about-team.en.json'), 'utf8'));
+      const json = JSON.parse(await readFile(path.join(site.contentRoot, `pages/shop/pages/${aboutTeam}.en.json`), 'utf8'));
       expect(Object.keys(json)).toEqual(['type', 'pathname', 'created', 'modified', 'meta', 'content']);
     });
 
     it('answers 404 CONTENT_NOT_FOUND for an unknown item or locale', async () => {
-      for (const url of ['/content/no-such-thing', '/content/no-such-thing/en', '/content/about-team/pt']) {
+      for (const url of ['/content/no-such-thing', '/content/no-such-thing/en', `/content/${aboutTeam}/pt`]) {
         const response = await client.get(url);
         expect(response.status).toBe(404);
         expect(response.json.error.code).toBe('CONTENT_NOT_FOUND');
@@ -115,7 +120,9 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       expect(page.json.error.code).toBe('PATHNAME_TAKEN');
       const otherSite = await client.post('/content', { body: pageBody('/about/team', {}, 'blog') });
       expect(otherSite.status).toBe(201);
-      expect(otherSite.json.id).toBe('about-team-2');
+      // The same readable part, made distinct by the random suffix.
+      expect(otherSite.json.id).not.toBe(aboutTeam);
+      labels.name(otherSite.json.id, 'about-team-2', 'about-team');
       const fragment = await client.post('/content', {
         body: { kind: 'fragment', collection: 'components', type: 'mdx', name: 'promo', locales: { en: { content: { mdx: 'x' } } } },
       });
@@ -249,12 +256,14 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       expect(entry.locales.fr.content).toEqual(entry.locales.en.content);
 
       const fragment = await create({ kind: 'fragment', collection: 'components', type: 'visual', name: 'banner', locales: { en: { content: { visualData: { text: 'Hi' } } } } });
+      labels.name(fragment.id, 'banner');
       const de = await client.put(`/content/${fragment.id}`, { query: { locale: 'de' }, body: { content: { visualData: { text: 'Hallo' } } } });
       expect(de.status).toBe(200);
       const deRecord = (await client.get(`/content/${fragment.id}/de`)).json.localized;
       expect(deRecord).toMatchObject({ name: 'banner', inheritance: { state: 'customized' }, content: { visualData: { text: 'Hallo' } } });
 
-      const noPathname = await client.put(`/content/${(await create(pageBody('/solo'))).id}`, { query: { locale: 'de' }, body: {} });
+      const solo = labels.name((await create(pageBody('/solo'))).id, 'solo');
+      const noPathname = await client.put(`/content/${solo}`, { query: { locale: 'de' }, body: {} });
       expect(noPathname.status).toBe(400);
       expect(noPathname.json.error.code).toBe('MISSING_REQUIRED_FIELD');
     });
@@ -416,9 +425,9 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
 
   describe('lists and filters', () => {
     beforeAll(async () => {
-      await create({ kind: 'data', collection: 'settings', type: 'json', name: 'checkout', locales: { en: { content: { data: { currency: 'EUR' } } } } });
-      await create(pageBody('/later', { de: { pathname: '/spaeter', content: {}, publishAt: '2999-01-01T00:00:00Z' } }, 'blog'));
-      await client.put(`/content/later`, { query: { locale: 'en' }, body: { publishAt: '2999-01-01T00:00:00Z' } });
+      labels.name((await create({ kind: 'data', collection: 'settings', type: 'json', name: 'checkout', locales: { en: { content: { data: { currency: 'EUR' } } } } })).id, 'checkout');
+      const later = labels.name((await create(pageBody('/later', { de: { pathname: '/spaeter', content: {}, publishAt: '2999-01-01T00:00:00Z' } }, 'blog'))).id, 'later');
+      await client.put(`/content/${later}`, { query: { locale: 'en' }, body: { publishAt: '2999-01-01T00:00:00Z' } });
     });
 
     const ids = async (query: Record<string, string>) => {
@@ -428,7 +437,7 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       for (const item of response.json.items) {
         for (const record of Object.values(item.locales) as Array<Record<string, unknown>>) expect(record.content).toBeUndefined();
       }
-      return response.json.items.map((item: { id: string }) => item.id) as string[];
+      return response.json.items.map((item: { id: string }) => labels.of(item.id)) as string[];
     };
 
     it('filters by kind, site, collection and type', async () => {
@@ -473,11 +482,11 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
 
   describe('files changed outside the API', () => {
     it('shows a hand edit, a new file and a removed file on the next request', async () => {
-      const file = path.join(site.contentRoot, 'pages/shop/pages/about-team.en.json');
+      const file = path.join(site.contentRoot, `pages/shop/pages/${aboutTeam}.en.json`);
       const stored = JSON.parse(await readFile(file, 'utf8'));
       stored.meta.title = 'Edited by hand';
       await writeFile(file, JSON.stringify(stored, null, 2));
-      expect((await client.get('/content/about-team/en')).json.localized.meta.title).toBe('Edited by hand');
+      expect((await client.get(`/content/${aboutTeam}/en`)).json.localized.meta.title).toBe('Edited by hand');
 
       const folder = path.join(site.contentRoot, 'data/authors');
       await mkdir(folder, { recursive: true });
@@ -494,7 +503,7 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       const unknown = await client.get('/nothing/here');
       expect(unknown.status).toBe(404);
       expect(unknown.json.error.code).toBe('ROUTE_NOT_FOUND');
-      const wrong = await client.post('/content/about-team/en', { body: {} });
+      const wrong = await client.post(`/content/${aboutTeam}/en`, { body: {} });
       expect(wrong.status).toBe(405);
       expect(wrong.json.error.code).toBe('METHOD_NOT_ALLOWED');
       expect(wrong.headers.get('allow')).toBe('GET, HEAD');
@@ -507,13 +516,13 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
   describe('restart', () => {
     it('serves identical entries and etags after a restart', async () => {
       const before = await client.get('/content');
-      const entryBefore = await client.get('/content/about-team');
+      const entryBefore = await client.get(`/content/${aboutTeam}`);
       await server.stop();
       server = await (mode === 'dev' ? site.startDev() : site.buildAndStart());
       client = api(server.url);
       const after = await client.get('/content');
       expect(after.json).toEqual(before.json);
-      expect((await client.get('/content/about-team')).json).toEqual(entryBefore.json);
+      expect((await client.get(`/content/${aboutTeam}`)).json).toEqual(entryBefore.json);
     });
   });
 });

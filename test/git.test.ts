@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitCli } from './support/git-cli.js';
 import { startGitServer, type GitServer } from './support/git-server.js';
 import { api, bearer, type ApiClient } from './support/http.js';
+import { idLike } from './support/ids.js';
 import { startJwksServer, type JwksServer } from './support/jwks-server.js';
 import { createSite, freePort, type RunningSite } from './support/site.js';
 
@@ -142,7 +143,7 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
   it('reports a fresh repository: unborn branch, content and assets untracked, nothing outside counted', async () => {
     await git('init', '-q', '-b', 'main');
     expect(await status()).toEqual({
-      isRepo: true, hasChanges: true, changedFiles: 2, ahead: 0, behind: 0, branch: 'main', remoteConfigured: false,
+      isRepo: true, hasChanges: true, changedFiles: 2, ahead: 0, behind: 0, branch: 'main', remoteConfigured: false, idClashes: [],
     });
   });
 
@@ -151,7 +152,7 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
       body: { kind: 'data', collection: 'settings', type: 'json', name: 'site', locales: { en: { content: { data: { title: 'Hello' } } } } },
     });
     expect(created.status, created.text).toBe(201);
-    expect(created.json.id).toBe('site');
+    expect(created.json.id).toMatch(idLike('site'));
     const current = await status();
     expect(current).toMatchObject({ hasChanges: true, changedFiles: 3 });
     expect(current.changedFiles).toBe(await nativeChangedFiles());

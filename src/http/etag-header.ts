@@ -30,7 +30,7 @@ export function guardEtag({ ifMatch, given, field }: EtagSources, options: { req
   }
   const etag = header || own;
   if (!etag && options.required) {
-    const fields = [...(field ? [{ field, message: 'Required (or an If-Match header)' }] : []), { field: 'If-Match', message: 'Required' }];
+    const fields = [field ? { field, message: 'Required (or an If-Match header)' } : { field: 'If-Match', message: 'Required' }];
     throw new QuireError('MISSING_REQUIRED_FIELD', `This write needs the current etag: ${field ? `\`${field}\` or ` : ''}an If-Match header.`, { fields });
   }
   return etag;
