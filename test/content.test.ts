@@ -480,6 +480,93 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
     });
   });
 
+  describe('If-Match on every etag-guarded write', () => {
+    type Etags = { ifMatch?: string; etag?: string };
+    interface GuardedWrite {
+      name: string;
+      /** A fresh page in the state the write needs; `locale` is the locale the write guards. */
+      prepare(): Promise<{ id: string; locale: string }>;
+      send(id: string, locale: string, etags: Etags): Promise<{ status: number; json: any }>;
+    }
+    const headers = ({ ifMatch }: Etags): Record<string, string> => (ifMatch === undefined ? {} : { 'if-match': ifMatch });
+    const query = (locale: string, { etag }: Etags) => ({ locale, ...(etag !== undefined && { etag }) });
+    let pages = 0;
+    const fresh = async (locales: Record<string, unknown> = {}) => {
+      pages++;
+      return (await create(pageBody(`/guarded-${pages}`, locales))).id;
+    };
+    const withGerman = (state: 'inherit' | 'custom') => async () => {
+      const id = await fresh({ de: { pathname: `/geschuetzt-${pages + 1}`, ...(state === 'inherit' ? { inherit: true } : { content: { visualData: { de: true } } }) } });
+      return { id, locale: 'de' };
+    };
+    const transition = (name: string, path: string, prepare: GuardedWrite['prepare']): GuardedWrite => ({
+      name, prepare,
+      send: (id, locale, etags) => client.post(`/content/${id}/${path}`, { query: query(locale, etags), headers: headers(etags) }),
+    });
+    const WRITES: GuardedWrite[] = [
+      ...(['put', 'patch'] as const).map((method): GuardedWrite => ({
+        name: method.toUpperCase(),
+        prepare: async () => ({ id: await fresh(), locale: 'en' }),
+        send: (id, locale, etags) => client[method](`/content/${id}`, { query: query(locale, etags), headers: headers(etags), body: { meta: { title: 'Overwritten' } } }),
+      })),
+      transition('mark-reviewed', 'mark-reviewed', async () => {
+        const prepared = await withGerman('inherit')();
+        // The default locale's content changes: the inherited German locale is now stale, waiting for review.
+        const put = await client.put(`/content/${prepared.id}`, { query: { locale: 'en' }, body: { content: { visualData: { v: 2 } } } });
+        expect(put.status).toBe(200);
+        return prepared;
+      }),
+      transition('break-inheritance', 'break-inheritance', withGerman('inherit')),
+      transition('revert-to-inherited', 'revert-to-inherited', withGerman('custom')),
+      {
+        name: 'move',
+        prepare: async () => ({ id: await fresh(), locale: 'en' }),
+        send: (id, locale, { ifMatch, etag }) => client.post('/shop/move', {
+          headers: headers({ ifMatch }), body: { id, locale, pathname: `/moved-${id}`, ...(etag !== undefined && { etag }) },
+        }),
+      },
+    ];
+
+    const fileOf = (id: string, locale: string) => path.join(site.contentRoot, `pages/shop/pages/${id}.${locale}.json`);
+
+    /** A page whose locale has an old etag (from before a meta edit) and a current one. */
+    async function staleAndCurrent(write: GuardedWrite) {
+      const { id, locale } = await write.prepare();
+      const old = await etagOf(id, locale);
+      const edit = await client.patch(`/content/${id}`, { query: { locale, etag: old }, body: { meta: { note: 'someone else' } } });
+      expect(edit.status, edit.text).toBe(200);
+      return { id, locale, old, current: edit.json.etag as string };
+    }
+
+    it.each(WRITES.map((write) => [write.name, write] as const))('%s: a stale If-Match alone, or one that disagrees with etag, is 412 and changes nothing', async (_, write) => {
+      const { id, locale, old, current } = await staleAndCurrent(write);
+      const before = await readFile(fileOf(id, locale), 'utf8');
+      for (const etags of [{ ifMatch: `"${old}"` }, { ifMatch: `W/"${old}"` }, { ifMatch: old }, { ifMatch: `"${current}"`, etag: old }, { ifMatch: `"${old}"`, etag: current }]) {
+        const response = await write.send(id, locale, etags);
+        expect(response.status, JSON.stringify(etags)).toBe(412);
+        expect(response.json.error.code).toBe('STALE_WRITE');
+        expect(await readFile(fileOf(id, locale), 'utf8')).toBe(before);
+      }
+    });
+
+    it.each(WRITES.map((write) => [write.name, write] as const))('%s: the current etag as If-Match alone succeeds', async (_, write) => {
+      const { id, locale, current } = await staleAndCurrent(write);
+      const response = await write.send(id, locale, { ifMatch: `"${current}"` });
+      expect(response.status, JSON.stringify(response.json)).toBe(200);
+      expect(response.json.etag).not.toBe(current);
+      expect(await etagOf(id, locale)).toBe(response.json.etag);
+    });
+
+    it('still needs an etag in one form or the other where the interface requires one', async () => {
+      for (const write of WRITES.filter((entry) => !['PUT', 'PATCH'].includes(entry.name))) {
+        const { id, locale } = await write.prepare();
+        const response = await write.send(id, locale, {});
+        expect(response.status, write.name).toBe(400);
+        expect(response.json.error.code).toBe('MISSING_REQUIRED_FIELD');
+      }
+    });
+  });
+
   describe('files changed outside the API', () => {
     it('shows a hand edit, a new file and a removed file on the next request', async () => {
       const file = path.join(site.contentRoot, `pages/shop/pages/${aboutTeam}.en.json`);

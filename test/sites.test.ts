@@ -43,6 +43,12 @@ describe.each(['dev', 'production'] as const)('sites, data, fragments and redire
       name: `sites-${mode}`,
       config: '{ requireIdentity: false }',
       content: { 'sites.json': JSON.stringify(SITES, null, 2) },
+      // Pages at the non-ASCII pathnames pages are moved to, and the site's own 404 page.
+      files: {
+        'src/pages/über-das-team.astro': '---\n---\n<html><body><h1>Über das Team</h1></body></html>\n',
+        'src/pages/команда.astro': '---\n---\n<html><body><h1>Команда</h1></body></html>\n',
+        'src/pages/404.astro': '---\n---\n<html><body><h1>The site\'s own 404</h1></body></html>\n',
+      },
     });
     server = mode === 'dev' ? await site.startDev() : await site.buildAndStart();
     client = api(server.url);
@@ -353,6 +359,44 @@ describe.each(['dev', 'production'] as const)('sites, data, fragments and redire
       expect(broken.json.error.message).toContain('"assets"');
       await writeFile(file, JSON.stringify(SITES, null, 2));
       expect((await client.get('/sites')).json).toEqual(SITES);
+    });
+  });
+
+  describe('redirects of non-ASCII pathnames', () => {
+    const get = (target: string, host?: string): Promise<{ status: number; location: string | undefined; text?: string }> => (host
+      ? requestWithHost(`${server.url}${target}`, host)
+      : fetch(`${server.url}${target}`, { redirect: 'manual', signal: AbortSignal.timeout(15_000) })
+        .then(async (response) => ({ status: response.status, location: response.headers.get('location') ?? undefined, text: await response.text() })));
+
+    it.each([
+      ['Latin with diacritics', '/über-uns', '/über-das-team'],
+      ['Cyrillic', '/о-нас', '/команда'],
+    ])('%s: the encoded old URL answers 301 with an encoded Location that leads to the page', async (_, from, to) => {
+      const created = await client.post('/content', { body: { kind: 'page', site: 'shop', collection: 'pages', type: 'visual', locales: { en: { pathname: from, content: {} } } } });
+      expect(created.status, created.text).toBe(201);
+      const moved = await client.post('/shop/move', { body: { id: created.json.id, pathname: to, locale: 'en', etag: created.json.etag } });
+      expect(moved.status, moved.text).toBe(200);
+
+      const redirected = await get(`${encodeURI(from)}?ref=mail&q=%C3%A4`);
+      expect(redirected.status).toBe(301);
+      expect(redirected.location).toBe(`${encodeURI(to)}?ref=mail&q=%C3%A4`);
+      // Decomposed (NFD) in the request, composed in the store: the same pathname.
+      expect((await get(encodeURI(from.normalize('NFD')))).location).toBe(encodeURI(to));
+      const followed = await get(redirected.location!);
+      expect(followed.status).toBe(200);
+      expect(followed.text).toContain(to === '/команда' ? 'Команда' : 'Über das Team');
+      if (mode === 'production') {
+        // The site's domain picks the site; the Location is encoded the same way.
+        expect(await get(encodeURI(from), 'shop.example')).toEqual({ status: 301, location: encodeURI(to) });
+      }
+    });
+
+    it('answers a malformed percent-encoding with the site\'s own 404, never a 500', async () => {
+      for (const target of ['/%C3', '/%E0%A4%A', '/%zz-uns', '/%C3%BCber-uns%']) {
+        const response = await get(target);
+        expect(response.status, target).toBe(404);
+        expect(response.text, target).toContain('The site\'s own 404');
+      }
     });
   });
 
