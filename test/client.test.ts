@@ -266,11 +266,11 @@ describe('typed client (dev)', () => {
       expect(Buffer.from(await served.arrayBuffer())).toEqual(png(3, 2));
       expect(quire.assets.serveUrl('team/team-photo.png')).toBe(`${server.url}${uploaded.url}`);
 
-      await quire.content.create({
+      const brand = await quire.content.create({
         kind: 'data', collection: 'settings', type: 'json', name: 'brand',
         locales: { en: { meta: { ogImage: uploaded.url }, content: { data: {} } } },
       });
-      expect((await quire.assets.usage('team/team-photo.png')).usage).toEqual([{ page: 'brand', locale: 'en', field: 'meta.ogImage' }]);
+      expect((await quire.assets.usage('team/team-photo.png')).usage).toEqual([{ page: brand.id, locale: 'en', field: 'meta.ogImage' }]);
 
       const imported = await quire.assets.importUrl({ url: `${filesUrl}/logo.png`, folder: 'archive' });
       expect(imported).toMatchObject({ path: 'archive/logo.png', mimeType: 'image/png' });

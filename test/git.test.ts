@@ -324,17 +324,18 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
       body: { kind: 'data', collection: 'settings', type: 'json', name: 'draft', locales: { en: { content: { data: { wip: true } } } } },
     });
     expect(created.status, created.text).toBe(201);
+    const draftFile = `content/data/settings/${created.json.id}.en.json`;
     const siteBytes = await read(siteFile());
-    const draftBytes = await read('content/data/settings/draft.en.json');
+    const draftBytes = await read(draftFile);
 
     const response = await client.post('/git/pull');
     expect(response.status, response.text).toBe(200);
     expect(await head()).toBe(theirs);
     expect(await read(siteFile())).toBe(siteBytes);
-    expect(await read('content/data/settings/draft.en.json')).toBe(draftBytes);
+    expect(await read(draftFile)).toBe(draftBytes);
     expect((await client.get('/content/theirs/en')).json.localized.content).toEqual({ data: { n: 2 } });
     expect(await git('status', '--porcelain', '-uall')).toBe(
-      ` M README.md\n M ${siteFile()}\n?? content/data/settings/draft.en.json\n?? notes/todo.txt\n`,
+      ` M README.md\n M ${siteFile()}\n?? ${draftFile}\n?? notes/todo.txt\n`,
     );
     expect(await status()).toMatchObject({ hasChanges: true, changedFiles: 2, ahead: 0, behind: 0 });
 
