@@ -97,6 +97,18 @@ describe('OpenAPI document (dev)', () => {
     expect(paths['/content/{id}/{locale}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/LocalizedEntry' });
     expect(paths['/content/{id}/{locale}'].get.responses['200'].headers.ETag).toBeDefined();
     expect(paths['/content/{id}'].delete.parameters).toContainEqual(expect.objectContaining({ name: 'If-Match', in: 'header', required: true }));
+    // Every other etag-guarded write takes If-Match as an alternative to its own `etag`.
+    const guarded = [
+      paths['/content/{id}'].put, paths['/content/{id}'].patch, paths['/content/{id}/mark-reviewed'].post,
+      paths['/content/{id}/break-inheritance'].post, paths['/content/{id}/revert-to-inherited'].post, paths['/{site}/move'].post,
+    ];
+    for (const operation of guarded) {
+      expect(operation.parameters, operation.operationId).toContainEqual(expect.objectContaining({ name: 'If-Match', in: 'header', required: false }));
+      expect(operation.responses['412'].description).toContain('STALE_WRITE');
+    }
+    expect(paths['/git/status'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/GitStatus' });
+    expect(doc.components.schemas.GitStatus.required).toContain('idClashes');
+    expect(paths['/git/pull'].post.responses['200'].content['application/json'].schema.required).toContain('idClashes');
     const needsReview = paths['/content/needs-review'].get;
     expect(needsReview.parameters).toContainEqual(expect.objectContaining({ name: 'locale', in: 'query', required: true, schema: expect.objectContaining({ pattern: expect.any(String) }) }));
     expect(Object.keys(needsReview.responses)).toEqual(['200', '400', '401', '500']);
