@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import { uniqueId } from './ids.js';
 import { itemFolder } from './paths.js';
 import type { ContentType, Item, ItemHome, StoredLocale } from './types.js';
 
@@ -14,9 +15,11 @@ export interface ClashNotice { id: string; served: string; ignored: string }
 /** The log line for a clash: both files, which one is served, and what to do. */
 export function describeClash({ id, served, ignored }: ClashNotice, root: string): string {
   const [kept, other] = [served, ignored].map((file) => relative(root, file));
+  // A suggestion in the current scheme: `<id>-2` could be taken on another clone just the same.
+  const fresh = uniqueId(id.slice(0, 83), () => false);
   return `ID clash: ${kept} and ${other} both claim the ID "${id}". Serving ${kept} (its folder sorts first, so every server `
     + `at this commit serves the same one) and ignoring ${other}. To keep both, rename the ignored item's files (every locale) `
-    + `to a new ID, e.g. ${id}-2, and commit.`;
+    + `to a new ID, e.g. ${fresh}, and commit.`;
 }
 
 const sameClaim = (a: ItemHome & { type: ContentType }, b: ItemHome, type: ContentType) =>
