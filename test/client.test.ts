@@ -13,6 +13,7 @@ import {
 import { ENDPOINTS } from '../src/http/endpoints.js';
 import { contractChecker, type ContractChecker } from './support/api-contract.js';
 import { gitCli } from './support/git-cli.js';
+import { idLike } from './support/ids.js';
 import { startGitServer, type GitServer } from './support/git-server.js';
 import { png } from './support/images.js';
 import { createSite, type RunningSite, type TestSite } from './support/site.js';
@@ -114,7 +115,7 @@ describe('typed client (dev)', () => {
         kind: 'page', site: 'shop', collection: 'pages', type: 'visual',
         locales: { en: { pathname: '/about', meta: { title: 'About' }, content: visual('About') }, de: { pathname: '/ueber', inherit: true } },
       });
-      expect(created).toMatchObject({ success: true, id: 'about' });
+      expect(created).toMatchObject({ success: true, id: expect.stringMatching(idLike('about')) });
       id = created.id;
       // Two locales: which one the answer's etag belongs to is the server's default locale; reading teaches the client both.
       expect(quire.etags.get(id, 'en')).toBeUndefined();
@@ -198,12 +199,13 @@ describe('typed client (dev)', () => {
 
   describe('sites, data, fragments and blocks', () => {
     let pageId: string;
+    let checkoutId: string;
 
     beforeAll(async () => {
       pageId = (await quire.content.create({
         kind: 'page', site: 'shop', collection: 'landing', type: 'mdx', locales: { en: { pathname: '/sale', content: { mdx: '# Sale' } } },
       })).id;
-      await quire.content.create({ kind: 'data', collection: 'settings', type: 'json', name: 'checkout', locales: { en: { content: { data: { currency: 'EUR' } } } } });
+      checkoutId = (await quire.content.create({ kind: 'data', collection: 'settings', type: 'json', name: 'checkout', locales: { en: { content: { data: { currency: 'EUR' } } } } })).id;
       await quire.content.create({ kind: 'fragment', collection: 'components', type: 'visual', name: 'header', locales: { en: { content: visual('Header') } } });
       await quire.content.create({ kind: 'fragment', site: 'shop', collection: 'components', type: 'visual', name: 'header', locales: { en: { content: visual('Shop header') } } });
     });
@@ -226,8 +228,8 @@ describe('typed client (dev)', () => {
 
     it('finds data entries', async () => {
       expect(await quire.data.collections()).toEqual({ collections: ['settings'] });
-      expect(await quire.data.nameAvailable('checkout', 'settings')).toEqual({ available: false, existingId: 'checkout' });
-      expect((await quire.data.list({ collection: 'settings' })).items.map((item) => item.id)).toEqual(['checkout']);
+      expect(await quire.data.nameAvailable('checkout', 'settings')).toEqual({ available: false, existingId: checkoutId });
+      expect((await quire.data.list({ collection: 'settings' })).items.map((item) => item.id)).toEqual([checkoutId]);
       expect((await quire.data.get('checkout', 'settings', { locale: 'en' })).kind).toBe('data');
     });
 
@@ -262,11 +264,11 @@ describe('typed client (dev)', () => {
       expect(Buffer.from(await served.arrayBuffer())).toEqual(png(3, 2));
       expect(quire.assets.serveUrl('team/team-photo.png')).toBe(`${server.url}${uploaded.url}`);
 
-      await quire.content.create({
+      const brand = await quire.content.create({
         kind: 'data', collection: 'settings', type: 'json', name: 'brand',
         locales: { en: { meta: { ogImage: uploaded.url }, content: { data: {} } } },
       });
-      expect((await quire.assets.usage('team/team-photo.png')).usage).toEqual([{ page: 'brand', locale: 'en', field: 'meta.ogImage' }]);
+      expect((await quire.assets.usage('team/team-photo.png')).usage).toEqual([{ page: brand.id, locale: 'en', field: 'meta.ogImage' }]);
 
       const imported = await quire.assets.importUrl({ url: `${filesUrl}/logo.png`, folder: 'archive' });
       expect(imported).toMatchObject({ path: 'archive/logo.png', mimeType: 'image/png' });

@@ -2,6 +2,7 @@ import { readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type ApiClient } from './support/http.js';
+import { idLabels, idLike } from './support/ids.js';
 import { createSite, type RunningSite, type TestSite } from './support/site.js';
 
 const SITES = {
@@ -30,6 +31,9 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
   let site: TestSite;
   let server: RunningSite;
   let client: ApiClient;
+  const labels = idLabels();
+  let aboutTeam: string;
+  let promo: string;
 
   const start = () => (mode === 'dev' ? site.startDev() : site.buildAndStart());
 
@@ -65,13 +69,14 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
         de: { pathname: '/ueber/team', inherit: true, meta: { title: 'Team' } },
         fr: { pathname: '/equipe', content: { visualData: { blocks: [] } } },
       }));
-      expect(created).toMatchObject({ success: true, id: 'about-team' });
+      expect(created).toMatchObject({ success: true, id: expect.stringMatching(idLike('about-team')) });
+      aboutTeam = labels.name(created.id, 'about-team');
       expect(created.etag).toMatch(ETAG);
       expect(Date.parse(created.created)).not.toBeNaN();
 
-      const entry = await client.get('/content/about-team');
+      const entry = await client.get(`/content/${aboutTeam}`);
       expect(entry.status).toBe(200);
-      expect(entry.json).toMatchObject({ id: 'about-team', type: 'visual', kind: 'page', site: 'shop', collection: 'pages' });
+      expect(entry.json).toMatchObject({ id: aboutTeam, type: 'visual', kind: 'page', site: 'shop', collection: 'pages' });
       expect(Object.keys(entry.json.locales).sort()).toEqual(['de', 'en', 'fr']);
       const { en, de, fr } = entry.json.locales;
       expect(en).toMatchObject({ locale: 'en', pathname: '/about/team', meta: { title: 'Title of /about/team', author: 'Ada' }, etag: created.etag });
@@ -82,27 +87,27 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       expect(fr.inheritance).toMatchObject({ state: 'customized', from: 'en' });
       expect(fr.content).toEqual({ visualData: { blocks: [] } });
 
-      const localized = await client.get('/content/about-team/de');
+      const localized = await client.get(`/content/${aboutTeam}/de`);
       expect(localized.status).toBe(200);
       expect(localized.headers.get('etag')).toBe(`"${de.etag}"`);
-      expect(localized.json).toMatchObject({ id: 'about-team', kind: 'page', site: 'shop', localized: { locale: 'de', etag: de.etag, pathname: '/ueber/team' } });
+      expect(localized.json).toMatchObject({ id: aboutTeam, kind: 'page', site: 'shop', localized: { locale: 'de', etag: de.etag, pathname: '/ueber/team' } });
       expect(localized.json.localized.content).toEqual(en.content);
     });
 
     it('stores one readable file per item and locale', async () => {
-      await create({
+      promo = labels.name((await create({
         kind: 'fragment', collection: 'components', type: 'mdx', name: 'promo',
         locales: { en: { meta: { title: 'Promo' }, content: { mdx: '# Sale\n\nEverything *half* price.\n' } } },
-      });
-      const mdx = await readFile(path.join(site.contentRoot, 'fragments/components/promo.en.mdx'), 'utf8');
+      })).id, 'promo');
+      const mdx = await readFile(path.join(site.contentRoot, `fragments/components/${promo}.en.mdx`), 'utf8');
       expect(mdx).toMatch(/^---\nname: promo\n/);
       expect(mdx.endsWith('---\n# Sale\n\nEverything *half* price.\n')).toBe(true);
-      const json = JSON.parse(await readFile(path.join(site.contentRoot, 'pages/shop/pages/about-team.en.json'), 'utf8'));
+      const json = JSON.parse(await readFile(path.join(site.contentRoot, `pages/shop/pages/${aboutTeam}.en.json`), 'utf8'));
       expect(Object.keys(json)).toEqual(['type', 'pathname', 'created', 'modified', 'meta', 'content']);
     });
 
     it('answers 404 CONTENT_NOT_FOUND for an unknown item or locale', async () => {
-      for (const url of ['/content/no-such-thing', '/content/no-such-thing/en', '/content/about-team/pt']) {
+      for (const url of ['/content/no-such-thing', '/content/no-such-thing/en', `/content/${aboutTeam}/pt`]) {
         const response = await client.get(url);
         expect(response.status).toBe(404);
         expect(response.json.error.code).toBe('CONTENT_NOT_FOUND');
@@ -115,7 +120,9 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       expect(page.json.error.code).toBe('PATHNAME_TAKEN');
       const otherSite = await client.post('/content', { body: pageBody('/about/team', {}, 'blog') });
       expect(otherSite.status).toBe(201);
-      expect(otherSite.json.id).toBe('about-team-2');
+      // The same readable part, made distinct by the random suffix.
+      expect(otherSite.json.id).not.toBe(aboutTeam);
+      labels.name(otherSite.json.id, 'about-team-2', 'about-team');
       const fragment = await client.post('/content', {
         body: { kind: 'fragment', collection: 'components', type: 'mdx', name: 'promo', locales: { en: { content: { mdx: 'x' } } } },
       });
@@ -249,12 +256,14 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       expect(entry.locales.fr.content).toEqual(entry.locales.en.content);
 
       const fragment = await create({ kind: 'fragment', collection: 'components', type: 'visual', name: 'banner', locales: { en: { content: { visualData: { text: 'Hi' } } } } });
+      labels.name(fragment.id, 'banner');
       const de = await client.put(`/content/${fragment.id}`, { query: { locale: 'de' }, body: { content: { visualData: { text: 'Hallo' } } } });
       expect(de.status).toBe(200);
       const deRecord = (await client.get(`/content/${fragment.id}/de`)).json.localized;
       expect(deRecord).toMatchObject({ name: 'banner', inheritance: { state: 'customized' }, content: { visualData: { text: 'Hallo' } } });
 
-      const noPathname = await client.put(`/content/${(await create(pageBody('/solo'))).id}`, { query: { locale: 'de' }, body: {} });
+      const solo = labels.name((await create(pageBody('/solo'))).id, 'solo');
+      const noPathname = await client.put(`/content/${solo}`, { query: { locale: 'de' }, body: {} });
       expect(noPathname.status).toBe(400);
       expect(noPathname.json.error.code).toBe('MISSING_REQUIRED_FIELD');
     });
@@ -416,9 +425,9 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
 
   describe('lists and filters', () => {
     beforeAll(async () => {
-      await create({ kind: 'data', collection: 'settings', type: 'json', name: 'checkout', locales: { en: { content: { data: { currency: 'EUR' } } } } });
-      await create(pageBody('/later', { de: { pathname: '/spaeter', content: {}, publishAt: '2999-01-01T00:00:00Z' } }, 'blog'));
-      await client.put(`/content/later`, { query: { locale: 'en' }, body: { publishAt: '2999-01-01T00:00:00Z' } });
+      labels.name((await create({ kind: 'data', collection: 'settings', type: 'json', name: 'checkout', locales: { en: { content: { data: { currency: 'EUR' } } } } })).id, 'checkout');
+      const later = labels.name((await create(pageBody('/later', { de: { pathname: '/spaeter', content: {}, publishAt: '2999-01-01T00:00:00Z' } }, 'blog'))).id, 'later');
+      await client.put(`/content/${later}`, { query: { locale: 'en' }, body: { publishAt: '2999-01-01T00:00:00Z' } });
     });
 
     const ids = async (query: Record<string, string>) => {
@@ -428,7 +437,7 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       for (const item of response.json.items) {
         for (const record of Object.values(item.locales) as Array<Record<string, unknown>>) expect(record.content).toBeUndefined();
       }
-      return response.json.items.map((item: { id: string }) => item.id) as string[];
+      return response.json.items.map((item: { id: string }) => labels.of(item.id)) as string[];
     };
 
     it('filters by kind, site, collection and type', async () => {
@@ -471,13 +480,100 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
     });
   });
 
+  describe('If-Match on every etag-guarded write', () => {
+    type Etags = { ifMatch?: string; etag?: string };
+    interface GuardedWrite {
+      name: string;
+      /** A fresh page in the state the write needs; `locale` is the locale the write guards. */
+      prepare(): Promise<{ id: string; locale: string }>;
+      send(id: string, locale: string, etags: Etags): Promise<{ status: number; json: any }>;
+    }
+    const headers = ({ ifMatch }: Etags): Record<string, string> => (ifMatch === undefined ? {} : { 'if-match': ifMatch });
+    const query = (locale: string, { etag }: Etags) => ({ locale, ...(etag !== undefined && { etag }) });
+    let pages = 0;
+    const fresh = async (locales: Record<string, unknown> = {}) => {
+      pages++;
+      return (await create(pageBody(`/guarded-${pages}`, locales))).id;
+    };
+    const withGerman = (state: 'inherit' | 'custom') => async () => {
+      const id = await fresh({ de: { pathname: `/geschuetzt-${pages + 1}`, ...(state === 'inherit' ? { inherit: true } : { content: { visualData: { de: true } } }) } });
+      return { id, locale: 'de' };
+    };
+    const transition = (name: string, path: string, prepare: GuardedWrite['prepare']): GuardedWrite => ({
+      name, prepare,
+      send: (id, locale, etags) => client.post(`/content/${id}/${path}`, { query: query(locale, etags), headers: headers(etags) }),
+    });
+    const WRITES: GuardedWrite[] = [
+      ...(['put', 'patch'] as const).map((method): GuardedWrite => ({
+        name: method.toUpperCase(),
+        prepare: async () => ({ id: await fresh(), locale: 'en' }),
+        send: (id, locale, etags) => client[method](`/content/${id}`, { query: query(locale, etags), headers: headers(etags), body: { meta: { title: 'Overwritten' } } }),
+      })),
+      transition('mark-reviewed', 'mark-reviewed', async () => {
+        const prepared = await withGerman('inherit')();
+        // The default locale's content changes: the inherited German locale is now stale, waiting for review.
+        const put = await client.put(`/content/${prepared.id}`, { query: { locale: 'en' }, body: { content: { visualData: { v: 2 } } } });
+        expect(put.status).toBe(200);
+        return prepared;
+      }),
+      transition('break-inheritance', 'break-inheritance', withGerman('inherit')),
+      transition('revert-to-inherited', 'revert-to-inherited', withGerman('custom')),
+      {
+        name: 'move',
+        prepare: async () => ({ id: await fresh(), locale: 'en' }),
+        send: (id, locale, { ifMatch, etag }) => client.post('/shop/move', {
+          headers: headers({ ifMatch }), body: { id, locale, pathname: `/moved-${id}`, ...(etag !== undefined && { etag }) },
+        }),
+      },
+    ];
+
+    const fileOf = (id: string, locale: string) => path.join(site.contentRoot, `pages/shop/pages/${id}.${locale}.json`);
+
+    /** A page whose locale has an old etag (from before a meta edit) and a current one. */
+    async function staleAndCurrent(write: GuardedWrite) {
+      const { id, locale } = await write.prepare();
+      const old = await etagOf(id, locale);
+      const edit = await client.patch(`/content/${id}`, { query: { locale, etag: old }, body: { meta: { note: 'someone else' } } });
+      expect(edit.status, edit.text).toBe(200);
+      return { id, locale, old, current: edit.json.etag as string };
+    }
+
+    it.each(WRITES.map((write) => [write.name, write] as const))('%s: a stale If-Match alone, or one that disagrees with etag, is 412 and changes nothing', async (_, write) => {
+      const { id, locale, old, current } = await staleAndCurrent(write);
+      const before = await readFile(fileOf(id, locale), 'utf8');
+      for (const etags of [{ ifMatch: `"${old}"` }, { ifMatch: `W/"${old}"` }, { ifMatch: old }, { ifMatch: `"${current}"`, etag: old }, { ifMatch: `"${old}"`, etag: current }]) {
+        const response = await write.send(id, locale, etags);
+        expect(response.status, JSON.stringify(etags)).toBe(412);
+        expect(response.json.error.code).toBe('STALE_WRITE');
+        expect(await readFile(fileOf(id, locale), 'utf8')).toBe(before);
+      }
+    });
+
+    it.each(WRITES.map((write) => [write.name, write] as const))('%s: the current etag as If-Match alone succeeds', async (_, write) => {
+      const { id, locale, current } = await staleAndCurrent(write);
+      const response = await write.send(id, locale, { ifMatch: `"${current}"` });
+      expect(response.status, JSON.stringify(response.json)).toBe(200);
+      expect(response.json.etag).not.toBe(current);
+      expect(await etagOf(id, locale)).toBe(response.json.etag);
+    });
+
+    it('still needs an etag in one form or the other where the API requires one', async () => {
+      for (const write of WRITES.filter((entry) => !['PUT', 'PATCH'].includes(entry.name))) {
+        const { id, locale } = await write.prepare();
+        const response = await write.send(id, locale, {});
+        expect(response.status, write.name).toBe(400);
+        expect(response.json.error.code).toBe('MISSING_REQUIRED_FIELD');
+      }
+    });
+  });
+
   describe('files changed outside the API', () => {
     it('shows a hand edit, a new file and a removed file on the next request', async () => {
-      const file = path.join(site.contentRoot, 'pages/shop/pages/about-team.en.json');
+      const file = path.join(site.contentRoot, `pages/shop/pages/${aboutTeam}.en.json`);
       const stored = JSON.parse(await readFile(file, 'utf8'));
       stored.meta.title = 'Edited by hand';
       await writeFile(file, JSON.stringify(stored, null, 2));
-      expect((await client.get('/content/about-team/en')).json.localized.meta.title).toBe('Edited by hand');
+      expect((await client.get(`/content/${aboutTeam}/en`)).json.localized.meta.title).toBe('Edited by hand');
 
       const folder = path.join(site.contentRoot, 'data/authors');
       await mkdir(folder, { recursive: true });
@@ -494,7 +590,7 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       const unknown = await client.get('/nothing/here');
       expect(unknown.status).toBe(404);
       expect(unknown.json.error.code).toBe('ROUTE_NOT_FOUND');
-      const wrong = await client.post('/content/about-team/en', { body: {} });
+      const wrong = await client.post(`/content/${aboutTeam}/en`, { body: {} });
       expect(wrong.status).toBe(405);
       expect(wrong.json.error.code).toBe('METHOD_NOT_ALLOWED');
       expect(wrong.headers.get('allow')).toBe('GET, HEAD');
@@ -507,13 +603,13 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
   describe('restart', () => {
     it('serves identical entries and etags after a restart', async () => {
       const before = await client.get('/content');
-      const entryBefore = await client.get('/content/about-team');
+      const entryBefore = await client.get(`/content/${aboutTeam}`);
       await server.stop();
       server = await (mode === 'dev' ? site.startDev() : site.buildAndStart());
       client = api(server.url);
       const after = await client.get('/content');
       expect(after.json).toEqual(before.json);
-      expect((await client.get('/content/about-team')).json).toEqual(entryBefore.json);
+      expect((await client.get(`/content/${aboutTeam}`)).json).toEqual(entryBefore.json);
     });
   });
 });

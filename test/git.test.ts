@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitCli } from './support/git-cli.js';
 import { startGitServer, type GitServer } from './support/git-server.js';
 import { api, bearer, type ApiClient } from './support/http.js';
+import { idLike } from './support/ids.js';
 import { startJwksServer, type JwksServer } from './support/jwks-server.js';
 import { createSite, freePort, type RunningSite } from './support/site.js';
 
@@ -49,6 +50,9 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
   let client: ApiClient;
   let remoteUrl: string;
   const bare = `${mode}.git`;
+  /** The data entry `site`, created through the API (its ID ends in a random suffix). */
+  let siteId: string;
+  const siteFile = () => `content/data/settings/${siteId}.en.json`;
 
   const git = (...args: string[]) => gitCli(repo, args);
   const otherGit = (...args: string[]) => gitCli(other, args);
@@ -142,7 +146,7 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
   it('reports a fresh repository: unborn branch, content and assets untracked, nothing outside counted', async () => {
     await git('init', '-q', '-b', 'main');
     expect(await status()).toEqual({
-      isRepo: true, hasChanges: true, changedFiles: 2, ahead: 0, behind: 0, branch: 'main', remoteConfigured: false,
+      isRepo: true, hasChanges: true, changedFiles: 2, ahead: 0, behind: 0, branch: 'main', remoteConfigured: false, idClashes: [],
     });
   });
 
@@ -151,7 +155,8 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
       body: { kind: 'data', collection: 'settings', type: 'json', name: 'site', locales: { en: { content: { data: { title: 'Hello' } } } } },
     });
     expect(created.status, created.text).toBe(201);
-    expect(created.json.id).toBe('site');
+    expect(created.json.id).toMatch(idLike('site'));
+    siteId = created.json.id;
     const current = await status();
     expect(current).toMatchObject({ hasChanges: true, changedFiles: 3 });
     expect(current.changedFiles).toBe(await nativeChangedFiles());
@@ -167,7 +172,7 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
     expect(author).toBe('Quire <quire@localhost>');
     expect(subject).toContain(new Date().toISOString().slice(0, 10));
     expect((await git('ls-files')).split('\n').filter(Boolean).sort()).toEqual([
-      'content/data/settings/site.en.json', 'content/sites.json', 'media/logo.svg',
+      siteFile(), 'content/sites.json', 'media/logo.svg',
     ]);
     // Files outside the content root and the assets dir are left untracked and unstaged.
     expect(await git('status', '--porcelain', '-uall')).toBe('?? README.md\n?? notes/todo.txt\n');
@@ -182,7 +187,7 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
     await git('config', 'user.name', 'Site Owner');
     await git('config', 'user.email', 'owner@example.test');
 
-    await updateData('site', { title: 'Hello again' });
+    await updateData(siteId, { title: 'Hello again' });
     await unlink(path.join(repo, 'media/logo.svg'));
     expect(await status()).toMatchObject({ hasChanges: true, changedFiles: 2 });
 
@@ -190,16 +195,16 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
     expect(result).toMatchObject({ success: true, summary: '2 files changed' });
     expect(result.commit).toMatch(SHA);
     expect(await git('log', '-1', '--format=%an <%ae>|%s')).toBe('Site Owner <owner@example.test>|Edit the site settings\n');
-    expect(await git('show', '--name-status', '--format=', 'HEAD')).toBe('M\tcontent/data/settings/site.en.json\nD\tmedia/logo.svg\n');
+    expect(await git('show', '--name-status', '--format=', 'HEAD')).toBe(`M\t${siteFile()}\nD\tmedia/logo.svg\n`);
     expect(await git('status', '--porcelain', '-uall')).toBe(' M README.md\n?? notes/todo.txt\n');
   });
 
   it('takes the author from a signed JWT: name claim, else the e-mail\'s local part', async () => {
-    await updateData('site', { title: 'By Ada' }, bearer(await jwks.sign(ADA)));
+    await updateData(siteId, { title: 'By Ada' }, bearer(await jwks.sign(ADA)));
     await commit({ message: 'Ada edits' }, bearer(await jwks.sign(ADA)));
     expect(await git('log', '-1', '--format=%an <%ae>')).toBe('Ada Lovelace <ada@example.test>\n');
 
-    await updateData('site', { title: 'By Bob' });
+    await updateData(siteId, { title: 'By Bob' });
     await commit({}, bearer(await jwks.sign(BOB)));
     expect(await git('log', '-1', '--format=%an <%ae>|%cn <%ce>')).toBe('bob <bob@example.test>|bob <bob@example.test>\n');
   });
@@ -274,7 +279,7 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
     expect(response.json.summary).toMatch(/^Fast-forwarded to origin\/main: 1 new commit/);
     expect(await head()).toBe(pushed);
     const list = await client.get('/content', { query: { kind: 'data' } });
-    expect(list.json.items.map((item: { id: string }) => item.id).sort()).toEqual(['pulled', 'site']);
+    expect(list.json.items.map((item: { id: string }) => item.id).sort()).toEqual(['pulled', siteId].sort());
     expect((await client.get('/content/pulled/en')).json.localized.content).toEqual({ data: { from: 'other' } });
     await expectAheadBehind(0, 0);
     expect(await status()).toMatchObject({ hasChanges: false });
@@ -282,7 +287,7 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
 
   it('rejects a push when the remote moved on, then pulls with a rebase that keeps history linear', async () => {
     const theirs = await otherPushes({ 'content/data/settings/theirs.en.json': dataFile('theirs', { n: 1 }) }, 'Other adds theirs');
-    await updateData('site', { title: 'Local edit' });
+    await updateData(siteId, { title: 'Local edit' });
     const local = await commit({ message: 'Local edit of site' });
 
     const rejected = await client.post('/git/push');
@@ -301,7 +306,7 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
     expect((await git('rev-parse', 'HEAD^')).trim()).toBe(theirs);
     expect(await head()).not.toBe(local.commit);
     expect(await git('log', '-1', '--format=%an|%s')).toBe('Site Owner|Local edit of site\n');
-    expect(JSON.parse(await read('content/data/settings/site.en.json')).content.data).toEqual({ title: 'Local edit' });
+    expect(JSON.parse(await read(siteFile())).content.data).toEqual({ title: 'Local edit' });
     expect((await client.get('/content/theirs/en')).status).toBe(200);
     expect(await git('status', '--porcelain', '-uall')).toBe(' M README.md\n?? notes/todo.txt\n');
     await expectAheadBehind(1, 0);
@@ -314,41 +319,42 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
 
   it('pulls with uncommitted edits and keeps them (autostash)', async () => {
     const theirs = await otherPushes({ 'content/data/settings/theirs.en.json': dataFile('theirs', { n: 2 }) }, 'Other edits theirs');
-    await updateData('site', { title: 'Uncommitted' });
+    await updateData(siteId, { title: 'Uncommitted' });
     const created = await client.post('/content', {
       body: { kind: 'data', collection: 'settings', type: 'json', name: 'draft', locales: { en: { content: { data: { wip: true } } } } },
     });
     expect(created.status, created.text).toBe(201);
-    const siteBytes = await read('content/data/settings/site.en.json');
-    const draftBytes = await read('content/data/settings/draft.en.json');
+    const draftFile = `content/data/settings/${created.json.id}.en.json`;
+    const siteBytes = await read(siteFile());
+    const draftBytes = await read(draftFile);
 
     const response = await client.post('/git/pull');
     expect(response.status, response.text).toBe(200);
     expect(await head()).toBe(theirs);
-    expect(await read('content/data/settings/site.en.json')).toBe(siteBytes);
-    expect(await read('content/data/settings/draft.en.json')).toBe(draftBytes);
+    expect(await read(siteFile())).toBe(siteBytes);
+    expect(await read(draftFile)).toBe(draftBytes);
     expect((await client.get('/content/theirs/en')).json.localized.content).toEqual({ data: { n: 2 } });
     expect(await git('status', '--porcelain', '-uall')).toBe(
-      ' M README.md\n M content/data/settings/site.en.json\n?? content/data/settings/draft.en.json\n?? notes/todo.txt\n',
+      ` M README.md\n M ${siteFile()}\n?? ${draftFile}\n?? notes/todo.txt\n`,
     );
     expect(await status()).toMatchObject({ hasChanges: true, changedFiles: 2, ahead: 0, behind: 0 });
 
     // An uncommitted edit to a file the pull would change is a conflict too: refused, nothing touched.
-    await otherPushes({ 'content/data/settings/site.en.json': dataFile('site', { title: 'Theirs' }) }, 'Other edits site');
+    await otherPushes({ [siteFile()]: dataFile('site', { title: 'Theirs' }) }, 'Other edits site');
     const before = await head();
     const refused = await client.post('/git/pull');
     expect(refused.status, refused.text).toBe(500);
-    expect(refused.json.error).toMatchObject({ code: 'GIT_PULL_FAILED', details: { reason: 'uncommitted-changes', conflicts: ['content/data/settings/site.en.json'] } });
+    expect(refused.json.error).toMatchObject({ code: 'GIT_PULL_FAILED', details: { reason: 'uncommitted-changes', conflicts: [siteFile()] } });
     expect(await head()).toBe(before);
-    expect(await read('content/data/settings/site.en.json')).toBe(siteBytes);
+    expect(await read(siteFile())).toBe(siteBytes);
     await expectAheadBehind(0, 1);
 
     // Commit the draft, drop the local site edit, and catch up.
-    await git('checkout', '--', 'content/data/settings/site.en.json');
+    await git('checkout', '--', siteFile());
     await commit({ message: 'Add draft' });
     const caughtUp = await client.post('/git/pull');
     expect(caughtUp.status, caughtUp.text).toBe(200);
-    expect((await client.get('/content/site/en')).json.localized.content).toEqual({ data: { title: 'Theirs' } });
+    expect((await client.get(`/content/${siteId}/en`)).json.localized.content).toEqual({ data: { title: 'Theirs' } });
     expect((await client.post('/git/push')).status).toBe(200);
     await expectAheadBehind(0, 0);
   });
@@ -367,7 +373,7 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
       branch: (await git('symbolic-ref', 'HEAD')).trim(),
       porcelain: await git('status', '--porcelain', '-uall'),
       index: await git('ls-files', '--stage'),
-      files: await Promise.all([conflicted, 'content/data/settings/theirs.en.json', 'content/data/settings/site.en.json', 'README.md'].map(read)),
+      files: await Promise.all([conflicted, 'content/data/settings/theirs.en.json', siteFile(), 'README.md'].map(read)),
     });
     const before = await snapshot();
 
@@ -381,8 +387,8 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
   });
 
   it('serializes content writes with a commit: none is lost or committed half-written', async () => {
-    const file = 'content/data/settings/site.en.json';
-    const writes = Array.from({ length: 8 }, (_, n) => client.put('/content/site', { query: { locale: 'en' }, body: { content: { data: { n } } } }));
+    const file = siteFile();
+    const writes = Array.from({ length: 8 }, (_, n) => client.put(`/content/${siteId}`, { query: { locale: 'en' }, body: { content: { data: { n } } } }));
     const [answers, committed] = await Promise.all([Promise.all(writes), client.post('/git/commit', { body: { message: 'During writes' } })]);
     for (const answer of answers) expect(answer.status, answer.text).toBe(200);
     expect(committed.status, committed.text).toBe(200);
@@ -390,7 +396,7 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
     const taken = await git('show', `HEAD:${file}`);
     expect(() => JSON.parse(taken)).not.toThrow();
     const onDisk = await read(file);
-    expect((await client.get('/content/site/en')).json.localized.content).toEqual(JSON.parse(onDisk).content);
+    expect((await client.get(`/content/${siteId}/en`)).json.localized.content).toEqual(JSON.parse(onDisk).content);
     // Whatever came after the commit is still there, and a second commit takes it.
     await commit({ message: 'After writes' });
     expect(await git('show', `HEAD:${file}`)).toBe(onDisk);

@@ -109,9 +109,18 @@ describe('OpenAPI document (dev)', () => {
     expect(paths['/content/{id}/{locale}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/LocalizedEntry' });
     expect(paths['/content/{id}/{locale}'].get.responses['200'].headers.ETag).toBeDefined();
     expect(paths['/content/{id}'].delete.parameters).toContainEqual(expect.objectContaining({ name: 'If-Match', in: 'header', required: true }));
-    for (const operation of [paths['/content/{id}'].put, paths['/content/{id}'].patch, paths['/content/{id}/mark-reviewed'].post, paths['/{site}/move'].post]) {
-      expect(operation.parameters).toContainEqual(expect.objectContaining({ name: 'If-Match', in: 'header', required: false }));
+    // Every other etag-guarded write takes If-Match as an alternative to its own `etag`.
+    const guarded = [
+      paths['/content/{id}'].put, paths['/content/{id}'].patch, paths['/content/{id}/mark-reviewed'].post,
+      paths['/content/{id}/break-inheritance'].post, paths['/content/{id}/revert-to-inherited'].post, paths['/{site}/move'].post,
+    ];
+    for (const operation of guarded) {
+      expect(operation.parameters, operation.operationId).toContainEqual(expect.objectContaining({ name: 'If-Match', in: 'header', required: false }));
+      expect(operation.responses['412'].description).toContain('STALE_WRITE');
     }
+    expect(paths['/git/status'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/GitStatus' });
+    expect(doc.components.schemas.GitStatus.required).toContain('idClashes');
+    expect(paths['/git/pull'].post.responses['200'].content['application/json'].schema.required).toContain('idClashes');
     expect(paths['/content/{id}/{locale}'].get.parameters).toEqual([
       expect.objectContaining({ name: 'id', in: 'path', required: true, schema: expect.objectContaining({ pattern: expect.any(String) }) }),
       expect.objectContaining({ name: 'locale', in: 'path', required: true, schema: expect.objectContaining({ pattern: expect.any(String) }) }),

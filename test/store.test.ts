@@ -141,13 +141,13 @@ describe('content store', () => {
   it('answers cached lists until the content changes or a publication date passes', async () => {
     const store = open();
     const soon = new Date(Date.now() + 1200).toISOString();
-    await store.create({ ...page('/soon'), locales: { en: { pathname: '/soon', publishAt: soon, content: { mdx: 'x' } } } }, undefined);
+    const later = await store.create({ ...page('/soon'), locales: { en: { pathname: '/soon', publishAt: soon, content: { mdx: 'x' } } } }, undefined);
     const publishedIds = async () => JSON.parse(await store.listJson({ published: true })).items.map((item: { id: string }) => item.id);
     expect(await publishedIds()).toEqual([]);
     const { id } = await store.create(page('/now'), undefined);
     expect(await publishedIds()).toEqual([id]);
     await new Promise((resolve) => setTimeout(resolve, 1300));
-    expect((await publishedIds()).sort()).toEqual([id, 'soon'].sort());
+    expect((await publishedIds()).sort()).toEqual([id, later.id].sort());
   });
 
   it('refuses metadata over the limit', async () => {

@@ -31,3 +31,10 @@ function isPlainPathname(value: string): boolean {
   return !value.endsWith('/') && !value.includes('//') && !/[?#\\\u0000-\u001f\u007f]/.test(value)
     && !value.split('/').some((segment) => segment === '..' || segment === '.');
 }
+
+/**
+ * The form in which pathnames are compared when a request's URL is looked up: NFC, what browsers
+ * and keyboards produce, so that a pathname stored decomposed (NFD, as some systems type it) and
+ * the same one requested composed are the same page.
+ */
+export const pathnameKey = (pathname: string): string => pathname.normalize('NFC');

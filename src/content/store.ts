@@ -12,7 +12,7 @@ import { canonicalJson, contentEtagOf } from './etag.js';
 import { serializeLocaleFile } from './files.js';
 import { matchesFilters, type ListFilters } from './filters.js';
 import { idBase, uniqueId } from './ids.js';
-import { ItemIndex } from './item-index.js';
+import { ItemIndex, type IdClash } from './item-index.js';
 import { findNamed } from './names.js';
 import { applyLocaleUpdate, mergeMeta, type DateInput, type LocaleUpdate } from './locale-update.js';
 import { localeFilePath } from './paths.js';
@@ -422,6 +422,16 @@ export function createContentStore(options: StoreOptions) {
     async derived<T>(key: string, compute: (items: Iterable<Item>) => T): Promise<T> {
       await sync.fresh();
       return cached(`derived:${key}`, () => compute(index.items.values()));
+    },
+
+    /**
+     * IDs that files of different items claim (made before IDs had a random part, or copied by
+     * hand): the files served and those ignored, relative to the content root.
+     */
+    async idClashes(): Promise<IdClash[]> {
+      await sync.fresh();
+      const relative = (file: string) => path.relative(root, file).split(path.sep).join('/');
+      return index.clashes().map(({ id, served, ignored }) => ({ id, served: served.map(relative), ignored: ignored.map(relative) }));
     },
 
     /** Runs a write that is not a content write (an upload) so that git tasks wait for it too. */

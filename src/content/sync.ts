@@ -7,7 +7,7 @@ import { tempFileTarget } from '../util/atomic-write.js';
 import { signatureOf } from '../util/file-signature.js';
 import { contentEtagOf, metaEtagOf } from './etag.js';
 import { parseLocaleFile, type ParsedLocaleFile } from './files.js';
-import type { ItemIndex } from './item-index.js';
+import { describeClash, type ClashNotice, type ItemIndex } from './item-index.js';
 import { parseContentPath, type ParsedContentPath } from './paths.js';
 import type { LocaleFile, StoredLocale } from './types.js';
 import { createFolderWatcher } from './watch.js';
@@ -69,9 +69,12 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
   /** Every content folder seen, so that a vanished path is known to have been a folder. */
   const folders = new Set<string>();
 
+  const warnOfClash = (clash: ClashNotice | null) => {
+    if (clash) console.warn(`[astro-quire] ${describeClash(clash, root)}`);
+  };
+
   const isIndexed = (where: ParsedContentPath, filePath: string, stat: Stats) => {
-    const stored = index.get(where.id)?.locales.get(where.locale);
-    return stored?.path === filePath && stored.signature === signatureOf(stat);
+    return index.storedAt(where.id, where.locale, filePath)?.signature === signatureOf(stat);
   };
 
   async function syncFile(filePath: string, where: ParsedContentPath): Promise<void> {
@@ -93,9 +96,7 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
         index.removeLocale(where.id, where.locale, filePath);
         return;
       }
-      if (!index.setLocale(where, where.id, read.type, where.locale, read.stored)) {
-        console.warn(`[astro-quire] skipping ${filePath}: the ID "${where.id}" already belongs to another item.`);
-      }
+      warnOfClash(index.setLocale(where, where.id, read.type, where.locale, read.stored));
     });
   }
 
@@ -126,9 +127,7 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
         if (!where) continue;
         try {
           const { type, stored } = readLocaleFileSync(filePath, where.extension);
-          if (!index.setLocale(where, where.id, type, where.locale, stored)) {
-            console.warn(`[astro-quire] skipping ${filePath}: the ID "${where.id}" already belongs to another item.`);
-          }
+          warnOfClash(index.setLocale(where, where.id, type, where.locale, stored));
         } catch (error) {
           if (fsErrorCode(error) !== 'ENOENT') console.warn(`[astro-quire] skipping ${filePath}: ${(error as Error).message}`);
         }
@@ -178,8 +177,8 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
       // A vanished folder takes its files with it without a per-file event.
       for (const folder of [...folders]) if (folder === changed || folder.startsWith(changed + path.sep)) folders.delete(folder);
       watcher.removeTree(changed);
-      for (const [id, locale] of [...index.localesUnder(changed + path.sep)]) {
-        await options.withItemLock(id, async () => index.removeLocale(id, locale));
+      for (const [id, locale, file] of [...index.files()]) {
+        if (file.startsWith(changed + path.sep)) await options.withItemLock(id, async () => index.removeLocale(id, locale, file));
       }
     }
   }
@@ -215,10 +214,8 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
     async rescan(): Promise<void> {
       await ready;
       const seen = await scanFolder(root);
-      for (const item of [...index.items.values()]) {
-        for (const [locale, stored] of [...item.locales]) {
-          if (!seen.has(stored.path)) await options.withItemLock(item.id, async () => index.removeLocale(item.id, locale, stored.path));
-        }
+      for (const [id, locale, file] of [...index.files()]) {
+        if (!seen.has(file)) await options.withItemLock(id, async () => index.removeLocale(id, locale, file));
       }
     },
     close: () => watcher.closeAll(),

@@ -51,7 +51,7 @@ export function createApp(deps: AppDependencies) {
     data: dataHandlers(queries),
     fragments: fragmentHandlers(queries, 'fragment'),
     blocks: fragmentHandlers(queries, 'block'),
-    git: gitHandlers(deps.git),
+    git: gitHandlers(deps.git, deps.store),
     sites: siteHandlers(deps.store, deps.sites, queries),
   };
 

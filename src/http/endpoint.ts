@@ -22,8 +22,11 @@ export interface EndpointSpec {
   query?: v.GenericSchema;
   /** The JSON body (or, `multipart`, the text fields of a form); `optional`: it may be omitted, and is then `{}`. */
   body?: { schema: v.GenericSchema; optional?: true; multipart?: true };
-  /** The `If-Match` header: `required` (the request is refused without it) or `optional` (checked when sent). */
-  ifMatch?: 'required' | 'optional';
+  /**
+   * The operation takes the `If-Match` header: `required`, or `alternative` to its own `etag` field
+   * (when both are given both must match).
+   */
+  ifMatch?: 'required' | 'alternative';
   /** A missing field is INVALID_REQUEST rather than MISSING_REQUIRED_FIELD (the assets endpoints). */
   missingIsInvalid?: true;
   /** The success answer; absent for the routes that always answer 400. */

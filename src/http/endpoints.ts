@@ -39,6 +39,7 @@ import {
   FolderTreeSchema,
   FragmentListSchema,
   FragmentManifestSchema,
+  GitPullResultSchema,
   GitStatusSchema,
   GitSyncResultSchema,
   LocalizedEntrySchema,
@@ -83,11 +84,11 @@ const transition = (path: string, summary: string) =>
     path,
     summary,
     description:
-      "Takes `locale` and the locale's current `etag` in the query (or the etag in `If-Match`). " +
-      'The wrong inheritance state (or the default locale) is 400 INVALID_REQUEST.',
+      "Takes `locale` and the locale's current etag, in the `etag` query parameter or the `If-Match` header " +
+      '(one of the two is required). The wrong inheritance state (or the default locale) is 400 INVALID_REQUEST.',
     params: IdParams,
     query: TransitionQuerySchema,
-    ifMatch: 'optional',
+    ifMatch: 'alternative',
     response: okWithEtag(TransitionedSchema, "The locale's new etag."),
     errors: WRITE_ERRORS,
   });
@@ -100,10 +101,10 @@ const localeWrite = <const M extends 'PUT' | 'PATCH'>(method: M) =>
     description:
       'Only the supplied fields change: `meta` is merged key by key (null removes a key), `content` is replaced. ' +
       'A locale that does not exist yet is created (inherited when it has no `content`). ' +
-      'Without an etag (`etag` in the query or `If-Match`) the write is not checked for conflicts.',
+      'The current etag goes in `etag` or `If-Match`; with neither the write is not checked for conflicts.',
     params: IdParams,
     query: WriteQuerySchema,
-    ifMatch: 'optional',
+    ifMatch: 'alternative',
     body: { schema: LocaleUpdateSchema, optional: true },
     response: okWithEtag(WrittenSchema, "Written; the locale's new etag."),
     errors: [...WRITE_ERRORS, 'METADATA_TOO_LARGE', 'PATHNAME_TAKEN', 'ALREADY_EXISTS', 'SITE_NOT_FOUND'],
@@ -481,7 +482,7 @@ export const API = {
       description:
         'Uncommitted changes are kept. On a conflict nothing changes and the answer is GIT_PULL_FAILED with the paths in `details`.',
       body: { schema: EmptyBodySchema, optional: true },
-      response: ok(GitSyncResultSchema, 'Pulled.'),
+      response: ok(GitPullResultSchema, 'Pulled; `idClashes` lists IDs that files of different items now claim.'),
       errors: ['GIT_NOT_REPO', 'GIT_PULL_FAILED'],
     }),
   },
@@ -543,10 +544,12 @@ export const API = {
       method: 'POST',
       path: '/:site/move',
       summary: 'Move a page locale to a new pathname',
-      description: 'The old pathname is kept in `previousPathnames`; the site answers it with a 301 to the new one.',
+      description:
+        'The old pathname is kept in `previousPathnames`; the site answers it with a 301 to the new one. ' +
+        "The locale's current etag goes in the body's `etag` or the `If-Match` header (one of the two is required).",
       params: SiteParams,
       body: { schema: MoveBodySchema },
-      ifMatch: 'optional',
+      ifMatch: 'alternative',
       response: okWithEtag(MovedSchema, "Moved; the locale's new etag."),
       errors: [
         'MISSING_REQUIRED_FIELD',

@@ -91,8 +91,9 @@ function parameters(endpoint: Endpoint): Json[] {
       in: 'header',
       required,
       description: required
-        ? 'The current etag (quoted or bare).'
-        : 'The etag the change is based on (quoted or bare); when given, it must be the current one (else 412 STALE_WRITE).',
+        ? 'The current etag (quoted, weak or bare). Another one is 412 STALE_WRITE.'
+        : 'The current etag (quoted, weak or bare), as an alternative to `etag`; when both are given both must match. ' +
+          'Another one is 412 STALE_WRITE.',
       schema: { type: 'string' },
     });
   }

@@ -1,8 +1,6 @@
 import type { Context, Hono } from 'hono';
-import { QuireError } from '../errors.js';
 import type { AppEnv } from './app-env.js';
 import type { BodyOf, EndpointSpec, ParamsOf, QueryOf } from './endpoint.js';
-import { parseEtag } from './etag-header.js';
 import { readJsonBody } from './json-body.js';
 import { parseInput } from './validate.js';
 
@@ -12,8 +10,8 @@ export interface RouteInput<E extends EndpointSpec> {
   query: QueryOf<E>;
   /** The JSON body; for a multipart endpoint, a function that validates the form's text fields once they are read. */
   body: E['body'] extends { multipart: true } ? (fields: unknown) => BodyOf<E> : BodyOf<E>;
-  /** The `If-Match` etag, unquoted; '' when not sent. */
-  ifMatch: string;
+  /** The `If-Match` header as sent (see `guardEtag`). */
+  ifMatch: string | undefined;
 }
 
 export type Handler<E extends EndpointSpec> = (input: RouteInput<E>, c: Context<AppEnv>) => Response | Promise<Response>;
@@ -35,14 +33,6 @@ export function registerEndpoint<E extends EndpointSpec>(
   app.on(endpoint.method, endpoint.path, async (c) => {
     const params = parse(endpoint.params, c.req.param(), 'path');
     const query = parse(endpoint.query, c.req.query(), 'query');
-    const ifMatch = c.req.header('if-match');
-    if (endpoint.ifMatch === 'required' && !ifMatch) {
-      throw new QuireError(
-        'MISSING_REQUIRED_FIELD',
-        `${endpoint.method} needs an If-Match header with the current etag.`,
-        { fields: [{ field: 'If-Match', message: 'Required' }] },
-      );
-    }
     let body: unknown;
     const declared = endpoint.body;
     if (declared?.multipart) {
@@ -51,7 +41,7 @@ export function registerEndpoint<E extends EndpointSpec>(
       const raw = await readJsonBody(c.req.raw, options.jsonBodyBytes);
       body = parseInput(declared.schema, raw === undefined && declared.optional ? {} : raw, 'body', missingCode);
     }
-    const input = { params, query, body, ifMatch: parseEtag(ifMatch) } as RouteInput<E>;
+    const input = { params, query, body, ifMatch: c.req.header('if-match') } as RouteInput<E>;
     return handler(input, c);
   });
 }

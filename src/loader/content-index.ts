@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ItemIndex } from '../content/item-index.js';
+import { describeClash, ItemIndex } from '../content/item-index.js';
 import { parseContentPath, TOP_FOLDERS } from '../content/paths.js';
 import { readLocaleFile } from '../content/sync.js';
 import { signatureOf } from '../util/file-signature.js';
@@ -34,22 +34,20 @@ export function createContentIndex(root: string, kind: Kind, warn: Warn) {
     const where = parseContentPath(path.relative(root, filePath));
     if (!where || where.kind !== kind) return false;
     const stat = await fs.lstat(filePath).catch(() => null);
-    const known = index.get(where.id)?.locales.get(where.locale);
+    const known = index.storedAt(where.id, where.locale, filePath);
     if (!stat?.isFile()) {
-      if (known?.path !== filePath) return false;
+      if (!known) return false;
       index.removeLocale(where.id, where.locale, filePath);
       return true;
     }
-    if (known?.path === filePath && known.signature === signatureOf(stat)) return false;
+    if (known?.signature === signatureOf(stat)) return false;
     try {
       const { type, stored } = await readLocaleFile(filePath, where.extension, stat);
-      if (!index.setLocale(where, where.id, type, where.locale, stored)) {
-        warn(`skipping ${filePath}: the ID "${where.id}" already belongs to another item.`);
-        return false;
-      }
+      const clash = index.setLocale(where, where.id, type, where.locale, stored);
+      if (clash) warn(describeClash(clash, root));
     } catch (error) {
       warn(`skipping ${filePath}: ${(error as Error).message}`);
-      if (known?.path === filePath) index.removeLocale(where.id, where.locale, filePath);
+      if (known) index.removeLocale(where.id, where.locale, filePath);
     }
     return true;
   }
@@ -97,8 +95,8 @@ export function createContentIndex(root: string, kind: Kind, warn: Warn) {
         return related ? syncAll(await filesUnder(changed)) : false;
       }
       if (!stat) {
-        const gone = [...index.localesUnder(changed + path.sep)];
-        for (const [id, locale] of gone) index.removeLocale(id, locale);
+        const gone = [...index.files()].filter(([, , file]) => file.startsWith(changed + path.sep));
+        for (const [id, locale, file] of gone) index.removeLocale(id, locale, file);
         if (gone.length > 0) return true;
       }
       return syncFile(changed);

@@ -1,3 +1,4 @@
+import { pathnameKey } from '../content/codes.js';
 import type { Item } from '../content/types.js';
 
 export interface Redirect { site: string; locale: string; from: string; to: string; id: string }
@@ -13,14 +14,14 @@ function computeRedirects(items: Iterable<Item>): Redirect[] {
   for (const item of items) {
     if (item.kind !== 'page') continue;
     pages.push(item);
-    for (const [locale, stored] of item.locales) inUse.add(`${item.site}\0${locale}\0${stored.file.pathname}`);
+    for (const [locale, stored] of item.locales) inUse.add(`${item.site}\0${locale}\0${pathnameKey(stored.file.pathname!)}`);
   }
   const chosen = new Map<string, Redirect & { modified: string }>();
   for (const item of pages) {
     for (const [locale, stored] of item.locales) {
       const { pathname, previousPathnames, modified } = stored.file;
       for (const from of previousPathnames ?? []) {
-        const key = `${item.site}\0${locale}\0${from}`;
+        const key = `${item.site}\0${locale}\0${pathnameKey(from)}`;
         if (inUse.has(key) || (chosen.get(key)?.modified ?? '') > modified) continue;
         chosen.set(key, { site: item.site!, locale, from, to: pathname!, id: item.id, modified });
       }
@@ -31,10 +32,16 @@ function computeRedirects(items: Iterable<Item>): Redirect[] {
     .sort((a, b) => a.site.localeCompare(b.site) || a.locale.localeCompare(b.locale) || a.from.localeCompare(b.from));
 }
 
-/** All redirects, and the same by `from` pathname for the site's request middleware: derived once per index change. */
+/**
+ * All redirects, and the same by `from` pathname (in `pathnameKey` form) for the site's request
+ * middleware: derived once per index change.
+ */
 export function computeRedirectIndex(items: Iterable<Item>): { list: Redirect[]; byPathname: Map<string, Redirect[]> } {
   const list = computeRedirects(items);
   const byPathname = new Map<string, Redirect[]>();
-  for (const redirect of list) byPathname.set(redirect.from, [...(byPathname.get(redirect.from) ?? []), redirect]);
+  for (const redirect of list) {
+    const key = pathnameKey(redirect.from);
+    byPathname.set(key, [...(byPathname.get(key) ?? []), redirect]);
+  }
   return { list, byPathname };
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type ApiClient, type ApiResponse } from '../support/http.js';
+import { idLike } from '../support/ids.js';
 import { png } from '../support/images.js';
 import { createSite, type RunningSite, type StartOptions, type TestSite } from '../support/site.js';
 import { countingClient } from './support/counting.js';
@@ -61,8 +62,8 @@ async function waitForNoTempFiles(root: string): Promise<string[]> {
 describe('reliability: crash (item 2)', () => {
   it(`keeps every acknowledged write through ${CRASHES} SIGKILLs under write load, and cleans up what the crash left`, { timeout: scale(120_000, 600_000) }, async ({ task }) => {
     const tally = new Tally('2 crash', task.meta);
-    /** Per item: the highest value acknowledged, and the highest sent (an unacknowledged write may or may not have landed). */
-    const items = new Map<string, { acked: number; sent: number }>();
+    /** Per item name: its ID, the highest value acknowledged, and the highest sent (an unacknowledged write may or may not have landed). */
+    const items = new Map<string, { id: string; acked: number; sent: number }>();
     const uploads = new Set<string>();
 
     for (let cycle = 0; cycle < CRASHES; cycle++) {
@@ -70,24 +71,24 @@ describe('reliability: crash (item 2)', () => {
       const http = countingClient(api(server.url), tally, { load: true });
       let stop = false;
       const writer = async (number: number) => {
-        const id = `w${number}`;
-        let state = items.get(id);
+        const name = `w${number}`;
+        let state = items.get(name);
         while (!stop) {
           try {
             if (!state) {
               const created = await http.post('/content', {
-                body: { kind: 'data', collection: 'crash', type: 'json', name: id, locales: { en: { meta: { v: 0 }, content: { data: { v: 0, pad: 'x'.repeat(2000) } } } } },
+                body: { kind: 'data', collection: 'crash', type: 'json', name, locales: { en: { meta: { v: 0 }, content: { data: { v: 0, pad: 'x'.repeat(2000) } } } } },
               });
-              if (created.status !== 201) throw new Error(`create ${id}: ${created.status} ${created.text}`);
-              expect(created.json.id).toBe(id);
-              state = { acked: 0, sent: 0 };
-              items.set(id, state);
+              if (created.status !== 201) throw new Error(`create ${name}: ${created.status} ${created.text}`);
+              expect(created.json.id).toMatch(idLike(name));
+              state = { id: created.json.id as string, acked: 0, sent: 0 };
+              items.set(name, state);
               continue;
             }
             const value = state.sent + 1;
             state.sent = value;
-            const response = await http.put(`/content/${id}`, { query: { locale: 'en' }, body: { meta: { v: value }, content: { data: { v: value, pad: 'x'.repeat(2000 + value) } } } });
-            if (response.status !== 200) throw new Error(`PUT ${id}: ${response.status} ${response.text}`);
+            const response = await http.put(`/content/${state.id}`, { query: { locale: 'en' }, body: { meta: { v: value }, content: { data: { v: value, pad: 'x'.repeat(2000 + value) } } } });
+            if (response.status !== 200) throw new Error(`PUT ${name}: ${response.status} ${response.text}`);
             state.acked = value;
           } catch (error) {
             if (stop) return; // the connection died with the server
@@ -134,7 +135,8 @@ describe('reliability: crash (item 2)', () => {
       expect(await unparseableFiles(site.contentRoot), `cycle ${cycle}: files that do not parse`).toEqual([]);
       let lost = 0;
       const problems: string[] = [];
-      for (const [id, state] of items) {
+      for (const state of items.values()) {
+        const { id } = state;
         const response = await after.get(`/content/${id}/en`);
         const value = response.json?.localized?.meta?.v;
         if (response.status !== 200 || typeof value !== 'number' || value < state.acked || value > state.sent) {

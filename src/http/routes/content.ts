@@ -4,7 +4,7 @@ import type { ContentQueries } from '../../content/queries.js';
 import { QuireError } from '../../errors.js';
 import type { AppEnv } from '../app-env.js';
 import type { API } from '../endpoints.js';
-import { parseEtag, quoteEtag } from '../etag-header.js';
+import { guardEtag, parseEtag, quoteEtag } from '../etag-header.js';
 import type { AreaHandlers, Handler } from '../register.js';
 import { BatchOperationSchema } from '../schemas/content.js';
 import { parseInput } from '../validate.js';
@@ -25,16 +25,18 @@ function describeOperation(operation: unknown): { id: string; locale: string } {
 }
 
 export function contentHandlers(store: ContentStore, queries: ContentQueries): AreaHandlers<typeof API.content> {
-  const write: Handler<typeof API.content.update | typeof API.content.patch> = async ({ params, query, body }, c) => {
-    const result = await store.updateLocale(params.id, query.locale, body, parseEtag(query.etag), author(c));
+  const write: Handler<typeof API.content.update | typeof API.content.patch> = async ({ params, query, body, ifMatch }, c) => {
+    const etag = guardEtag({ ifMatch, given: query.etag, field: 'etag' });
+    const result = await store.updateLocale(params.id, query.locale, body, etag, author(c));
     c.header('ETag', quoteEtag(result.etag));
     return c.json({ success: true, etag: result.etag, modified: result.modified });
   };
 
   const transition =
     (apply: ContentStore['markReviewed']): Handler<typeof API.content.markReviewed> =>
-    async ({ params, query }, c) => {
-      const result = await apply(params.id, query.locale, parseEtag(query.etag), author(c));
+    async ({ params, query, ifMatch }, c) => {
+      const etag = guardEtag({ ifMatch, given: query.etag, field: 'etag' }, { required: true });
+      const result = await apply(params.id, query.locale, etag, author(c));
       c.header('ETag', quoteEtag(result.etag));
       return c.json({ success: true, etag: result.etag });
     };
@@ -76,7 +78,7 @@ export function contentHandlers(store: ContentStore, queries: ContentQueries): A
     update: write,
     patch: write,
     delete: async ({ params, query, ifMatch }, c) => {
-      await store.remove(params.id, query.locale, ifMatch);
+      await store.remove(params.id, query.locale, guardEtag({ ifMatch }, { required: true }));
       return c.json({ success: true });
     },
     markReviewed: transition(store.markReviewed),

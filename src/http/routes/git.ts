@@ -1,13 +1,20 @@
+import type { ContentStore } from '../../content/store.js';
 import type { GitService } from '../../git/service.js';
 import type { API } from '../endpoints.js';
 import type { AreaHandlers } from '../register.js';
 
-/** Status, commit, push and pull of the repository holding the content root. */
-export function gitHandlers(git: GitService): AreaHandlers<typeof API.git> {
+/**
+ * Status, commit, push and pull of the repository holding the content root. Status and pull also
+ * say which IDs files of different items claim, since a pull is where two clones' content first meets.
+ */
+export function gitHandlers(git: GitService, store: ContentStore): AreaHandlers<typeof API.git> {
   return {
-    status: async (_, c) => c.json(await git.status()),
+    status: async (_, c) => c.json({ ...(await git.status()), idClashes: await store.idClashes() }),
     commit: async ({ body }, c) => c.json({ success: true, ...(await git.commit(body.message, c.get('identity'))) }),
     push: async (_, c) => c.json({ success: true, ...(await git.push()) }),
-    pull: async (_, c) => c.json({ success: true, ...(await git.pull(c.get('identity'))) }),
+    pull: async (_, c) => {
+      const pulled = await git.pull(c.get('identity'));
+      return c.json({ success: true, ...pulled, idClashes: await store.idClashes() });
+    },
   };
 }

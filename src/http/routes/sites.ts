@@ -2,7 +2,7 @@ import type { ContentQueries } from '../../content/queries.js';
 import type { ContentStore } from '../../content/store.js';
 import type { SitesSource } from '../../sites/sites-config.js';
 import type { API } from '../endpoints.js';
-import { quoteEtag } from '../etag-header.js';
+import { guardEtag, quoteEtag } from '../etag-header.js';
 import type { AreaHandlers } from '../register.js';
 
 /** `/sites`, `/redirects`, `/untranslated/{targetLocale}` and the `/{site}/…` routes (registered last). */
@@ -26,10 +26,11 @@ export function siteHandlers(store: ContentStore, sites: SitesSource, queries: C
       queries.requireAddressedSite(params.site);
       return c.json(await queries.pathnameAvailability(params.site, query.pathname, query.locale, query.excludeId));
     },
-    move: async ({ params, body }, c) => {
+    move: async ({ params, body, ifMatch }, c) => {
       queries.requireAddressedSite(params.site);
       const { id, pathname, locale, etag } = body;
-      const moved = await store.move(params.site, id, locale, pathname, etag, c.get('identity')?.email);
+      const guard = guardEtag({ ifMatch, given: etag, field: 'etag' }, { required: true });
+      const moved = await store.move(params.site, id, locale, pathname, guard, c.get('identity')?.email);
       c.header('ETag', quoteEtag(moved.etag));
       return c.json({ moved: true, previousPathname: moved.previousPathname, etag: moved.etag });
     },

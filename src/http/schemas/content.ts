@@ -112,7 +112,8 @@ export const NeedsReviewQuerySchema = v.object({
 });
 
 export const WriteQuerySchema = v.object({ locale: LocaleCode, etag: v.optional(v.string(), '') });
-export const TransitionQuerySchema = v.object({ locale: LocaleCode, etag: v.string() });
+/** `etag` may come as an If-Match header instead (the route requires one of the two). */
+export const TransitionQuerySchema = v.object({ locale: LocaleCode, etag: v.optional(v.string()) });
 export const DeleteQuerySchema = v.object({ locale: v.optional(LocaleCode) });
 
 export const BatchOperationSchema = v.object({

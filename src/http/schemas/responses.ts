@@ -138,6 +138,16 @@ export const AssetsMovedSchema = v.strictObject({
   skipped: v.array(v.strictObject({ filename: v.string(), reason: v.string() })),
 });
 
+const IdClashesSchema = v.pipe(
+  v.array(v.strictObject({
+    id: v.string(),
+    served: v.pipe(v.array(v.string()), v.description('The files of the item that is served, relative to the content root')),
+    ignored: v.pipe(v.array(v.string()), v.description('The files that claim the same ID and are not served')),
+  })),
+  v.description('IDs that files of different items claim (content made before IDs had a random part, or copied by hand). '
+    + 'The claimant whose folder sorts first is served, the same on every server at the same commit; rename the ignored files to a new ID to keep both.'),
+);
+
 export const GitStatusSchema = v.strictObject({
   isRepo: v.boolean(),
   hasChanges: v.boolean(),
@@ -146,6 +156,7 @@ export const GitStatusSchema = v.strictObject({
   behind: v.number(),
   branch: v.string(),
   remoteConfigured: v.boolean(),
+  idClashes: IdClashesSchema,
 });
 export const CommitResultSchema = v.strictObject({
   success: v.literal(true),
@@ -153,6 +164,7 @@ export const CommitResultSchema = v.strictObject({
   summary: v.string(),
 });
 export const GitSyncResultSchema = v.strictObject({ success: v.literal(true), summary: v.string() });
+export const GitPullResultSchema = v.strictObject({ ...GitSyncResultSchema.entries, idClashes: IdClashesSchema });
 
 export const AuthUserSchema = v.variant('authenticated', [
   v.strictObject({ authenticated: v.literal(true), user: v.strictObject({ email: v.string(), sub: v.string() }) }),

@@ -20,7 +20,8 @@ export const MoveBodySchema = v.object({
   id: required,
   pathname: Pathname,
   locale: LocaleCode,
-  etag: required,
+  /** May come as an If-Match header instead (the route requires one of the two). */
+  etag: v.optional(v.string()),
 });
 
 export const RedirectsQuerySchema = v.object({ site: v.optional(SiteName), locale: v.optional(LocaleCode) });
