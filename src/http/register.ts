@@ -19,7 +19,7 @@ export type Handler<E extends EndpointSpec> = (input: RouteInput<E>, c: Context<
 /** One handler per endpoint of an area: a declaration without a handler does not compile. */
 export type AreaHandlers<A> = { [K in keyof A]: A[K] extends EndpointSpec ? Handler<A[K]> : never };
 
-/** Registers the endpoint's route: its input is validated (path, query, `If-Match`, body) before the handler runs. */
+/** Registers the endpoint's route: its path, query and body are validated before the handler runs. */
 export function registerEndpoint<E extends EndpointSpec>(
   app: Hono<AppEnv>,
   endpoint: E,
