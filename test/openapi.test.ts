@@ -15,7 +15,8 @@ function routerOperations(prefix: string): string[] {
   const inert = {} as never;
   const deps: AppDependencies = {
     prefix, store: inert, sites: inert, git: inert, assets: inert,
-    verifyIdentity: async () => ({ identity: null, reason: 'none' }), requireIdentity: false, limits: { jsonBodyBytes: 1024 },
+    verifyIdentity: async () => ({ identity: null, reason: 'none' }), requireIdentity: false,
+    allowedOrigins: [], loopbackWritesOnly: true, limits: { jsonBodyBytes: 1024 },
   };
   return createApp(deps).routes
     .filter((route) => route.method !== 'ALL')

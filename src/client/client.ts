@@ -205,7 +205,7 @@ export function createQuireClient(options: QuireClientOptions) {
       status: () => get<T.GitStatus>('/git/status'),
       commit: (message?: string) => request<T.CommitResult>('POST', '/git/commit', { json: message === undefined ? {} : { message } }),
       push: () => request<T.GitSyncResult>('POST', '/git/push', { json: {} }),
-      pull: () => request<T.GitSyncResult>('POST', '/git/pull', { json: {} }),
+      pull: () => request<T.GitPullResult>('POST', '/git/pull', { json: {} }),
     },
   };
 }

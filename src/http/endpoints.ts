@@ -12,7 +12,7 @@ import {
   AssetEntrySchema, AssetListSchema, AssetsMovedSchema, AssetUsageSchema, AuthUserSchema, AvailabilitySchema,
   BatchResultSchema, CollectionsSchema, CommitResultSchema, ContentEntrySchema, ContentManifestSchema, CreatedSchema,
   FolderCreatedSchema, FolderListingSchema, FolderTreeSchema, FragmentListSchema, FragmentManifestSchema,
-  GitStatusSchema, GitSyncResultSchema, LocalizedEntrySchema, ManifestListSchema, MovedSchema, RedirectListSchema,
+  GitPullResultSchema, GitStatusSchema, GitSyncResultSchema, LocalizedEntrySchema, ManifestListSchema, MovedSchema, RedirectListSchema,
   SitesSchema, SuccessSchema, TransitionedSchema, WrittenSchema,
 } from './schemas/responses.js';
 import {
@@ -233,7 +233,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     method: 'POST', path: '/git/pull', operation: 'git.pull', summary: 'Fetch and rebase local commits onto origin',
     description: 'Uncommitted changes are kept. On a conflict nothing changes and the answer is GIT_PULL_FAILED with the paths in `details`.',
     body: { schema: EmptyBodySchema, optional: true },
-    response: ok(GitSyncResultSchema, 'Pulled.'), errors: ['GIT_NOT_REPO', 'GIT_PULL_FAILED'],
+    response: ok(GitPullResultSchema, 'Pulled; `problems` lists what is wrong with the files now (a pull may bring it).'), errors: ['GIT_NOT_REPO', 'GIT_PULL_FAILED'],
   },
 
   { method: 'GET', path: '/assets', operation: 'assets.list', summary: 'Every asset', response: ok(AssetListSchema, 'A flat list, folder by folder.'), errors: [] },

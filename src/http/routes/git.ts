@@ -1,16 +1,20 @@
 import { Hono } from 'hono';
+import type { ContentProblem } from '../../content/problems.js';
 import type { GitService } from '../../git/service.js';
 import type { AppEnv } from '../app-env.js';
 import { readJsonBody } from '../json-body.js';
 import { CommitBodySchema, EmptyBodySchema } from '../schemas/git.js';
 import { parseInput } from '../validate.js';
 
-/** The Git table of the interface: status, commit, push and pull of the repository holding the content root. */
-export function gitRoutes(git: GitService, limits: { jsonBodyBytes: number }) {
+/**
+ * The Git table of the interface: status, commit, push and pull of the repository holding the
+ * content root. Status and pull also report what is wrong with the files (a pull may bring it).
+ */
+export function gitRoutes(git: GitService, problems: () => Promise<ContentProblem[]>, limits: { jsonBodyBytes: number }) {
   const body = (request: Request) => readJsonBody(request, limits.jsonBodyBytes);
 
   return new Hono<AppEnv>()
-    .get('/status', async (c) => c.json(await git.status()))
+    .get('/status', async (c) => c.json({ ...(await git.status()), problems: await problems() }))
     .post('/commit', async (c) => {
       const { message } = parseInput(CommitBodySchema, await body(c.req.raw), 'body');
       const result = await git.commit(message, c.get('identity'));
@@ -22,6 +26,7 @@ export function gitRoutes(git: GitService, limits: { jsonBodyBytes: number }) {
     })
     .post('/pull', async (c) => {
       parseInput(EmptyBodySchema, await body(c.req.raw), 'body');
-      return c.json({ success: true, ...(await git.pull(c.get('identity'))) });
+      const result = await git.pull(c.get('identity'));
+      return c.json({ success: true, ...result, problems: await problems() });
     });
 }

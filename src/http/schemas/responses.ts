@@ -138,6 +138,13 @@ export const AssetsMovedSchema = v.strictObject({
   skipped: v.array(v.strictObject({ filename: v.string(), reason: v.string() })),
 });
 
+export const ProblemSchema = v.pipe(v.strictObject({
+  path: v.pipe(v.string(), v.description('The file, relative to the content root')),
+  reason: v.pipe(v.string(), v.description('What kind of problem, e.g. off-site-pathname')),
+  message: v.string(),
+}), v.description('Something wrong in a stored file that the API works around and an editor should fix'));
+const ProblemsField = v.pipe(v.array(ProblemSchema), v.description('What is wrong with the stored files now; empty when nothing is'));
+
 export const GitStatusSchema = v.strictObject({
   isRepo: v.boolean(),
   hasChanges: v.boolean(),
@@ -146,6 +153,7 @@ export const GitStatusSchema = v.strictObject({
   behind: v.number(),
   branch: v.string(),
   remoteConfigured: v.boolean(),
+  problems: ProblemsField,
 });
 export const CommitResultSchema = v.strictObject({
   success: v.literal(true),
@@ -153,6 +161,7 @@ export const CommitResultSchema = v.strictObject({
   summary: v.string(),
 });
 export const GitSyncResultSchema = v.strictObject({ success: v.literal(true), summary: v.string() });
+export const GitPullResultSchema = v.strictObject({ ...GitSyncResultSchema.entries, problems: ProblemsField });
 
 export const AuthUserSchema = v.variant('authenticated', [
   v.strictObject({ authenticated: v.literal(true), user: v.strictObject({ email: v.string(), sub: v.string() }) }),
@@ -191,5 +200,6 @@ export const RESPONSE_COMPONENTS = {
   AssetEntry: AssetEntrySchema,
   FolderTreeNode: FolderTreeNodeSchema,
   GitStatus: GitStatusSchema,
+  Problem: ProblemSchema,
   ErrorEnvelope: ErrorEnvelopeSchema,
 };
