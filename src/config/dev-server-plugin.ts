@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorResponse } from '../http/on-error.js';
 
 type Next = (error?: unknown) => void;
-interface DevServer { middlewares: { use(handler: (req: IncomingMessage, res: ServerResponse, next: Next) => void): void } }
+type Handler = (req: IncomingMessage, res: ServerResponse, next: Next) => void;
+interface DevServer { middlewares: { stack: Array<{ route: string; handle: Handler }> } }
 interface ResolvedServerConfig { server: { cors?: unknown } }
 
 /** Whether a request target is under the API prefix. */
@@ -32,10 +33,17 @@ export function devServerPlugin(prefix: string) {
         callback(null, underPrefix(prefix, req.url) ? { origin: false } : options);
     },
     configureServer(server: DevServer) {
-      server.middlewares.use((req, res, next) => {
-        if (!underPrefix(prefix, req.url) || isWellEncoded(req.url!.split('?')[0]!)) return next();
-        void send(res, errorResponse('INVALID_REQUEST', 'The request path has a malformed percent-encoding (such as %ff).'));
-      });
+      // Astro puts its own middleware (which decodes the path) at the front of the stack once the
+      // server is set up; this runs after it, so the check goes in front of Astro's.
+      return () => {
+        server.middlewares.stack.unshift({
+          route: '',
+          handle: (req, res, next) => {
+            if (!underPrefix(prefix, req.url) || isWellEncoded(req.url!.split('?')[0]!)) return next();
+            void send(res, errorResponse('INVALID_REQUEST', 'The request path has a malformed percent-encoding (such as %ff).'));
+          },
+        });
+      };
     },
   };
 }
