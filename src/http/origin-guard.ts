@@ -1,14 +1,14 @@
-import { createMiddleware } from 'hono/factory';
 import { cors } from 'hono/cors';
+import { createMiddleware } from 'hono/factory';
 import { QuireError } from '../errors.js';
 import type { AppEnv } from './app-env.js';
 
 /**
- * Whether a browser request comes from a page the API trusts: the site itself or an origin the
- * owner listed. Without `Origin`, a request is a browser's only if `Sec-Fetch-Site` says so;
- * curl, the typed client in Node and other servers send neither and are let through.
+ * Who sent a browser request the API does not answer, or null: pages of the site itself and of
+ * the origins the owner listed are answered. Without `Origin`, a request is a browser's only if
+ * `Sec-Fetch-Site` says so; curl, the typed client in Node and other servers send neither.
  */
-export function refusedOrigin(headers: Headers, siteOrigin: string, allowedOrigins: readonly string[], publicRead: boolean): string | null {
+function refusedOrigin(headers: Headers, siteOrigin: string, allowedOrigins: readonly string[], publicRead: boolean): string | null {
   const origin = headers.get('origin');
   if (origin === null) {
     // A link or an <img> on another site may load a public file: the page cannot read the answer anyway.
