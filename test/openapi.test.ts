@@ -15,7 +15,8 @@ function routerOperations(prefix: string): string[] {
   const inert = {} as never;
   const deps: AppDependencies = {
     prefix, store: inert, sites: inert, git: inert, assets: inert,
-    verifyIdentity: async () => ({ identity: null, reason: 'none' }), requireIdentity: false, limits: { jsonBodyBytes: 1024 },
+    verifyIdentity: async () => ({ identity: null, reason: 'none' }), requireIdentity: false,
+    allowedOrigins: [], loopbackWritesOnly: true, limits: { jsonBodyBytes: 1024 },
   };
   return createApp(deps).routes
     .filter((route) => route.method !== 'ALL')
@@ -111,8 +112,11 @@ describe('OpenAPI document (dev)', () => {
     expect(paths['/git/pull'].post.responses['200'].content['application/json'].schema.required).toContain('idClashes');
     const needsReview = paths['/content/needs-review'].get;
     expect(needsReview.parameters).toContainEqual(expect.objectContaining({ name: 'locale', in: 'query', required: true, schema: expect.objectContaining({ pattern: expect.any(String) }) }));
-    expect(Object.keys(needsReview.responses)).toEqual(['200', '400', '401', '500']);
+    expect(Object.keys(needsReview.responses)).toEqual(['200', '400', '401', '403', '500']);
     expect(needsReview.responses['400'].description).toContain('MISSING_REQUIRED_FIELD');
+    expect(needsReview.responses['403'].description).toContain('FORBIDDEN_ORIGIN');
+    expect(needsReview.responses['403'].description).not.toContain('FORBIDDEN_CLIENT');
+    expect(paths['/git/commit'].post.responses['403'].description).toMatch(/FORBIDDEN_ORIGIN.*FORBIDDEN_CLIENT|FORBIDDEN_CLIENT.*FORBIDDEN_ORIGIN/);
     const list = paths['/content'].get.parameters;
     expect(list.find((p: Doc) => p.name === 'published').schema.enum).toEqual(['true', 'false']);
     expect(paths['/content/batch'].post.responses['207']).toBeDefined();
@@ -122,7 +126,7 @@ describe('OpenAPI document (dev)', () => {
     expect(paths['/openapi.json'].get.security).toEqual([]);
     expect(doc.components.schemas.FolderTreeNode.properties.children.items).toEqual({ $ref: '#/components/schemas/FolderTreeNode' });
     expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining([
-      'ContentEntry', 'ContentManifest', 'LocalizedEntry', 'AssetEntry', 'FolderTreeNode', 'SitesConfig', 'GitStatus', 'ErrorEnvelope',
+      'ContentEntry', 'ContentManifest', 'LocalizedEntry', 'AssetEntry', 'FolderTreeNode', 'SitesConfig', 'GitStatus', 'Problem', 'ErrorEnvelope',
     ]));
   });
 

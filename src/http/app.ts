@@ -7,6 +7,8 @@ import type { IdentityVerifier } from '../identity/types.js';
 import type { AppEnv } from './app-env.js';
 import { identityMiddleware } from './identity-middleware.js';
 import { createAllowedMethods } from './method-guard.js';
+import { devNetworkGuard } from './network-guard.js';
+import { originGuard } from './origin-guard.js';
 import { errorResponse, onError } from './on-error.js';
 import { assetRoutes, assetServeRoutes } from './routes/assets.js';
 import { authRoutes } from './routes/auth.js';
@@ -25,6 +27,10 @@ export interface AppDependencies {
   assets: AssetLibrary;
   verifyIdentity: IdentityVerifier;
   requireIdentity: boolean;
+  /** Browser origins besides the site's own that may call the API. */
+  allowedOrigins: readonly string[];
+  /** Refuse writes from other machines (the open API of `astro dev --host`). */
+  loopbackWritesOnly: boolean;
   limits: { jsonBodyBytes: number };
 }
 
@@ -32,11 +38,14 @@ export interface AppDependencies {
 export function createApp(deps: AppDependencies) {
   const app = new Hono<AppEnv>({ strict: false });
   const api = app.basePath(deps.prefix);
+  // First of all, public routes included: a page of another origin gets nothing, not even a 404.
+  api.use('*', ...originGuard({ allowedOrigins: deps.allowedOrigins, publicFiles: `${deps.prefix}/assets/serve/` }));
   // Before the identity check: pages show these files to visitors who have no gateway identity.
   api.route('/assets', assetServeRoutes(deps.assets));
   // Also public: the OpenAPI document describes the API and holds no content.
   api.route('/', openApiRoutes(deps.prefix));
   api.use('*', identityMiddleware(deps.verifyIdentity, { requireIdentity: deps.requireIdentity, publicPath: `${deps.prefix}/auth/user` }));
+  if (deps.loopbackWritesOnly) api.use('*', devNetworkGuard());
   api.route('/auth', authRoutes());
   api.route('/content', contentRoutes(deps.store, deps.limits));
   api.route('/data', dataRoutes(deps.store));

@@ -236,7 +236,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     method: 'POST', path: '/git/pull', operation: 'git.pull', summary: 'Fetch and rebase local commits onto origin',
     description: 'Uncommitted changes are kept. On a conflict nothing changes and the answer is GIT_PULL_FAILED with the paths in `details`.',
     body: { schema: EmptyBodySchema, optional: true },
-    response: ok(GitPullResultSchema, 'Pulled; `idClashes` lists IDs that files of different items now claim.'), errors: ['GIT_NOT_REPO', 'GIT_PULL_FAILED'],
+    response: ok(GitPullResultSchema, 'Pulled; `idClashes` lists IDs that files of different items now claim, `problems` what else is wrong with the files now (a pull may bring it).'), errors: ['GIT_NOT_REPO', 'GIT_PULL_FAILED'],
   },
 
   { method: 'GET', path: '/assets', operation: 'assets.list', summary: 'Every asset', response: ok(AssetListSchema, 'A flat list, folder by folder.'), errors: [] },

@@ -100,6 +100,8 @@ export function errorCodesOf(endpoint: Endpoint): ErrorCode[] {
   if (endpoint.query || endpoint.body) codes.add('INVALID_REQUEST');
   if (endpoint.body && !endpoint.body.multipart) codes.add('PAYLOAD_TOO_LARGE');
   if (!endpoint.public) codes.add('UNAUTHORIZED');
+  codes.add('FORBIDDEN_ORIGIN');
+  if (endpoint.method !== 'GET') codes.add('FORBIDDEN_CLIENT');
   codes.add('INTERNAL_ERROR');
   return [...codes];
 }
@@ -142,6 +144,7 @@ const DESCRIPTION = `The content API of astro-quire, generated from the schemas 
 - Errors: \`{ error: { code, message, details? } }\`; each operation lists its codes by status. An unknown path under the prefix is 404 ROUTE_NOT_FOUND, a method a path does not have is 405 METHOD_NOT_ALLOWED (with \`Allow\`).
 - Etags: \`<metaEtag>.<contentEtag>\` per locale; a write with an outdated etag is 412 STALE_WRITE.
 - Identity comes from an access gateway. With \`requireIdentity\` (the default in production) every operation except those marked public answers 401 UNAUTHORIZED without a verified identity.
+- A browser request from another origin (an \`Origin\`, or \`Sec-Fetch-Site: cross-site\`, that is neither the site's own nor listed in \`allowedOrigins\`) is 403 FORBIDDEN_ORIGIN; clients that send no \`Origin\` (scripts, servers) are not affected. Under \`astro dev --host\` without required identity, changes from other machines are 403 FORBIDDEN_CLIENT.
 - Astro's \`checkOrigin\` answers unsafe requests from another origin with a plain 403: send an \`Origin\` header matching the site, or a JSON content type.`;
 
 function packageVersion(): string {

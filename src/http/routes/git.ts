@@ -8,14 +8,16 @@ import { parseInput } from '../validate.js';
 
 /**
  * The Git table of the interface: status, commit, push and pull of the repository holding the
- * content root. Status and pull also say which IDs files of different items claim, since a pull
- * is where two clones' content first meets.
+ * content root. Status and pull also report what is wrong with the stored files — IDs that files of
+ * different items claim, pathnames that are not paths on the site — since a pull is where two
+ * clones' content first meets.
  */
 export function gitRoutes(git: GitService, store: ContentStore, limits: { jsonBodyBytes: number }) {
   const body = (request: Request) => readJsonBody(request, limits.jsonBodyBytes);
+  const findings = async () => ({ idClashes: await store.idClashes(), problems: await store.problems() });
 
   return new Hono<AppEnv>()
-    .get('/status', async (c) => c.json({ ...(await git.status()), idClashes: await store.idClashes() }))
+    .get('/status', async (c) => c.json({ ...(await git.status()), ...(await findings()) }))
     .post('/commit', async (c) => {
       const { message } = parseInput(CommitBodySchema, await body(c.req.raw), 'body');
       const result = await git.commit(message, c.get('identity'));
@@ -28,6 +30,6 @@ export function gitRoutes(git: GitService, store: ContentStore, limits: { jsonBo
     .post('/pull', async (c) => {
       parseInput(EmptyBodySchema, await body(c.req.raw), 'body');
       const pulled = await git.pull(c.get('identity'));
-      return c.json({ success: true, ...pulled, idClashes: await store.idClashes() });
+      return c.json({ success: true, ...pulled, ...(await findings()) });
     });
 }
