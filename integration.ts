@@ -2,13 +2,16 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { describeStartup, resolveOptions } from './src/config/resolve.js';
 import { effectiveAuth } from './src/identity/auth-config.js';
+import { devServerPlugin } from './src/config/dev-server-plugin.js';
 import { configPlugin } from './src/config/virtual-module.js';
+import { isLoopback } from './src/util/loopback.js';
 import type { UserOptions } from './src/config/schema.js';
 
 export type { UserOptions as QuireOptions } from './src/config/schema.js';
 
 /** The Quire integration: `integrations: [quire()]` in astro.config.mjs. */
 export function quire(userOptions?: UserOptions): AstroIntegration {
+  let loopbackWritesOnly = false;
   return {
     name: 'astro-quire',
     hooks: {
@@ -25,7 +28,7 @@ export function quire(userOptions?: UserOptions): AstroIntegration {
         });
         updateConfig({
           vite: {
-            plugins: [configPlugin(options)],
+            plugins: [configPlugin(options), devServerPlugin(options.prefix)],
             // The route imports a virtual module, so Vite must bundle the package rather than leave it to Node.
             ssr: { noExternal: ['astro-quire'] },
           },
@@ -39,6 +42,16 @@ export function quire(userOptions?: UserOptions): AstroIntegration {
           addMiddleware({ entrypoint: new URL('./routes/middleware.js', import.meta.url), order: 'pre' });
         }
         if (command === 'dev') logger.info(describeStartup(options, options.contentRoot, effectiveAuth(options.auth)?.type));
+        loopbackWritesOnly = command === 'dev' && !options.requireIdentity && !options.dev.allowNetworkWrites;
+      },
+      'astro:server:start': ({ address, logger }) => {
+        if (loopbackWritesOnly && !isLoopback(address.address)) {
+          logger.warn(
+            `astro dev listens on ${address.address}, beyond this machine: the content API answers reads from the network, `
+            + 'but changes and git only from this machine. To let others write, set requireIdentity: true with an auth gateway, '
+            + 'or dev: { allowNetworkWrites: true }.',
+          );
+        }
       },
     },
   };

@@ -4,4 +4,7 @@ import { getServices } from '../src/services.js';
 
 export const prerender = false;
 
-export const ALL: APIRoute = ({ request }) => getServices(options).app.fetch(request);
+// The address is read only when asked for: some adapters cannot tell it and throw.
+export const ALL: APIRoute = (context) => getServices(options).app.fetch(context.request, {
+  get clientAddress() { return context.clientAddress; },
+});

@@ -38,6 +38,8 @@ function createServices(options: ResolvedOptions) {
     assets,
     verifyIdentity: createIdentityVerifier(auth),
     requireIdentity: options.requireIdentity,
+    allowedOrigins: options.allowedOrigins,
+    loopbackWritesOnly: options.mode === 'dev' && !options.requireIdentity && !options.dev.allowNetworkWrites,
     limits: options.limits,
   });
   // In dev the integration already said this at startup; a built server says it when it first serves the API.

@@ -325,7 +325,7 @@ describe('typed client errors (no server)', () => {
     expect(forbidden).toMatchObject({ code: 'HTTP_403', message: expect.stringContaining('forbidden') });
   });
 
-  it('sends Origin, JSON, headers and the prefix', async () => {
+  it('sends Origin with writes (not reads), JSON, headers and the prefix', async () => {
     let seen: Request | undefined;
     const quire = createQuireClient({
       baseUrl: 'http://cms.example:8080/',
@@ -344,5 +344,9 @@ describe('typed client errors (no server)', () => {
     expect(seen!.headers.get('authorization')).toBe('Bearer t');
     expect(await seen!.json()).toEqual({ meta: { title: 'Über' } });
     expect(quire.etags.get('about', 'de')).toBe('m.c');
+    // A read needs no Origin: the API refuses a foreign one, and a proxy may show the server another origin.
+    await quire.git.status();
+    expect(seen!.method).toBe('GET');
+    expect(seen!.headers.get('origin')).toBeNull();
   });
 });

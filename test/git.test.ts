@@ -63,7 +63,10 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
   async function status() {
     const response = await client.get('/git/status');
     expect(response.status, response.text).toBe(200);
-    return response.json as { isRepo: boolean; hasChanges: boolean; changedFiles: number; ahead: number; behind: number; branch: string; remoteConfigured: boolean };
+    return response.json as {
+      isRepo: boolean; hasChanges: boolean; changedFiles: number; ahead: number; behind: number; branch: string; remoteConfigured: boolean;
+      problems: Array<{ path: string; reason: string; message: string }>;
+    };
   }
 
   async function expectAheadBehind(ahead: number, behind: number) {
@@ -146,7 +149,7 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
   it('reports a fresh repository: unborn branch, content and assets untracked, nothing outside counted', async () => {
     await git('init', '-q', '-b', 'main');
     expect(await status()).toEqual({
-      isRepo: true, hasChanges: true, changedFiles: 2, ahead: 0, behind: 0, branch: 'main', remoteConfigured: false, idClashes: [],
+      isRepo: true, hasChanges: true, changedFiles: 2, ahead: 0, behind: 0, branch: 'main', remoteConfigured: false, idClashes: [], problems: [],
     });
   });
 
@@ -269,6 +272,40 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
     await expectAheadBehind(0, 0);
   });
 
+  it('leaves no secret of any remote URL form in an answer or a log line', async () => {
+    const secrets = ['ssh-secret', 'scp-secret', 'query-secret', 'userinfo-secret', 'fragment-secret', 'other-scheme-secret'];
+    const port = await freePort();
+    const forms = [
+      'ssh://deploy:ssh-secret@git.example.test/owner/site.git',
+      'deploy:scp-secret@git.example.test:owner/site.git',
+      `http://127.0.0.1:${port}/site.git?access_token=query-secret`,
+      `https://user:userinfo-secret@127.0.0.1:${port}/site.git#fragment-secret`,
+      'ftp://user:other-scheme-secret@git.example.test/site.git',
+    ];
+    for (const url of forms) {
+      await git('remote', 'set-url', 'origin', url);
+      for (const route of ['/git/push', '/git/pull']) {
+        const response = await client.post(route);
+        expect(response.status, `${route} ${url}`).toBe(500);
+        for (const secret of secrets) expect(response.text, `${route} ${url}`).not.toContain(secret);
+      }
+    }
+    expect((await status()).remoteConfigured).toBe(true);
+    for (const secret of secrets) expect(server.logs()).not.toContain(secret);
+    await git('remote', 'set-url', 'origin', remoteUrl);
+  });
+
+  it('refuses to send the token over plain HTTP to a host that is not this machine', async () => {
+    await git('remote', 'set-url', 'origin', 'http://git.example.test/owner/site.git');
+    for (const [route, code] of [['/git/push', 'GIT_PUSH_FAILED'], ['/git/pull', 'GIT_PULL_FAILED']] as const) {
+      const response = await client.post(route);
+      expect(response.status, response.text).toBe(500);
+      expect(response.json.error).toMatchObject({ code, details: { reason: 'unsupported-remote' } });
+      expect(response.json.error.message).toMatch(/plain HTTP, so the token would cross the network unencrypted: use an https:\/\/ remote/);
+    }
+    await git('remote', 'set-url', 'origin', remoteUrl);
+  });
+
   it('pulls a fast-forward, and the content API lists the pulled entry on the next request', async () => {
     const pushed = await otherPushes({ 'content/data/settings/pulled.en.json': dataFile('pulled', { from: 'other' }) }, 'Other adds pulled');
     // Status compares with the last fetch: not behind until the next pull fetches.
@@ -283,6 +320,27 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
     expect((await client.get('/content/pulled/en')).json.localized.content).toEqual({ data: { from: 'other' } });
     await expectAheadBehind(0, 0);
     expect(await status()).toMatchObject({ hasChanges: false });
+  });
+
+  it('reports a pulled page whose pathname is not a path on the site, and never redirects to it', async () => {
+    const offSite = { type: 'json', pathname: 'https://evil.example/', previousPathnames: ['/legacy-evil'], meta: { title: 'Evil' } };
+    await otherPushes({ 'content/pages/main/pages/evil.en.json': `${JSON.stringify(offSite, null, 2)}\n` }, 'Other adds an off-site pathname');
+    const pulled = await client.post('/git/pull');
+    expect(pulled.status, pulled.text).toBe(200);
+    expect(pulled.json.problems).toEqual([
+      { path: 'pages/main/pages/evil.en.json', reason: 'off-site-pathname', message: expect.stringContaining('"https://evil.example/" is not a path on the site') },
+    ]);
+    expect((await status()).problems).toEqual(pulled.json.problems);
+    const legacy = await fetch(`${server.url}/legacy-evil`, { redirect: 'manual' });
+    expect(legacy.status).not.toBe(301);
+    expect(legacy.headers.get('location')).toBeNull();
+    expect(server.logs()).toContain('"https://evil.example/" is not a path on the site');
+
+    await otherPushes({ 'content/pages/main/pages/evil.en.json': `${JSON.stringify({ ...offSite, pathname: '/fixed' }, null, 2)}\n` }, 'Other fixes the pathname');
+    const fixed = await client.post('/git/pull');
+    expect(fixed.status, fixed.text).toBe(200);
+    expect(fixed.json.problems).toEqual([]);
+    expect((await fetch(`${server.url}/legacy-evil`, { redirect: 'manual' })).headers.get('location')).toBe('/fixed');
   });
 
   it('rejects a push when the remote moved on, then pulls with a rebase that keeps history linear', async () => {

@@ -140,6 +140,25 @@ describe('quireLoader (with a stand-in Astro context)', () => {
     expect(entries.get('guide/en')!.filePath).toBe('content/pages/shop/guides/guide.en.mdx');
   });
 
+  it('leaves out a page whose pathname is not a path on the site, and previous pathnames that are not either', async () => {
+    const other = await mkdtemp(path.join(os.tmpdir(), 'quire-loader-off-site-'));
+    try {
+      const folder = path.join(other, 'content', 'pages', 'shop', 'pages');
+      await mkdir(folder, { recursive: true });
+      const page = (fields: Record<string, unknown>) => JSON.stringify({ type: 'visual', ...STAMPS, meta: { title: 'x' }, content: visual('x'), ...fields });
+      await writeFile(path.join(folder, 'evil.en.json'), page({ pathname: 'https://evil.example/' }));
+      await writeFile(path.join(folder, 'split.en.json'), page({ pathname: '/a\r\nSet-Cookie: x=1' }));
+      await writeFile(path.join(folder, 'fine.en.json'), page({ pathname: '/fine', previousPathnames: ['//evil.example', '/old-fine'] }));
+      const loader = quireLoader({ kind: 'page', site: 'shop' });
+      const { context, entries } = fakeContext(other, loader.schema);
+      await loader.load(context);
+      expect([...entries.keys()]).toEqual(['fine/en']);
+      expect(entries.get('fine/en')!.data.previousPathnames).toEqual(['/old-fine']);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
   it('filters by collection and locale, and sees fragments from a site as the API does', async () => {
     const guides = quireLoader({ kind: 'page', collection: 'guides', locale: 'de' });
     const first = fakeContext(project, guides.schema);

@@ -15,7 +15,8 @@ function routerOperations(prefix: string): string[] {
   const inert = {} as never;
   const deps: AppDependencies = {
     prefix, store: inert, sites: inert, git: inert, assets: inert,
-    verifyIdentity: async () => ({ identity: null, reason: 'none' }), requireIdentity: false, limits: { jsonBodyBytes: 1024 },
+    verifyIdentity: async () => ({ identity: null, reason: 'none' }), requireIdentity: false,
+    allowedOrigins: [], loopbackWritesOnly: true, limits: { jsonBodyBytes: 1024 },
   };
   return createApp(deps).routes
     .filter((route) => route.method !== 'ALL')
@@ -89,9 +90,9 @@ describe('OpenAPI document (dev)', () => {
         expect(statuses.some((status) => status < 300) || operation.description?.includes('always answers 400'), where).toBe(true);
         expect(statuses, where).toContain(500);
         if (method !== 'get' && method !== 'head') {
-          expect(operation.responses['403'].content, `${where} 403`).toEqual({ 'text/plain': { schema: { type: 'string' } } });
+          expect(operation.responses['403'].content['text/plain'], `${where} 403 from Astro`).toEqual({ schema: { type: 'string' } });
         }
-        for (const status of statuses.filter((s) => s >= 400 && s !== 403)) {
+        for (const status of statuses.filter((s) => s >= 400)) {
           const codes: ErrorCode[] = operation.responses[status].content['application/json'].schema.properties.error.properties.code.enum;
           for (const code of codes) expect(ERROR_STATUS[code], `${where} ${status} ${code}`).toBe(status);
         }
@@ -130,8 +131,11 @@ describe('OpenAPI document (dev)', () => {
     expect(Object.keys(paths['/content'].post.responses)).toContain('415');
     const needsReview = paths['/content/needs-review'].get;
     expect(needsReview.parameters).toContainEqual(expect.objectContaining({ name: 'locale', in: 'query', required: true, schema: expect.objectContaining({ pattern: expect.any(String) }) }));
-    expect(Object.keys(needsReview.responses)).toEqual(['200', '400', '401', '500']);
+    expect(Object.keys(needsReview.responses)).toEqual(['200', '400', '401', '403', '500']);
     expect(needsReview.responses['400'].description).toContain('MISSING_REQUIRED_FIELD');
+    expect(needsReview.responses['403'].description).toContain('FORBIDDEN_ORIGIN');
+    expect(needsReview.responses['403'].description).not.toContain('FORBIDDEN_CLIENT');
+    expect(paths['/git/commit'].post.responses['403'].description).toMatch(/FORBIDDEN_ORIGIN.*FORBIDDEN_CLIENT|FORBIDDEN_CLIENT.*FORBIDDEN_ORIGIN/);
     const list = paths['/content'].get.parameters;
     expect(list.find((p: Doc) => p.name === 'published').schema.enum).toEqual(['true', 'false']);
     expect(paths['/content/batch'].post.responses['207']).toBeDefined();
@@ -147,7 +151,7 @@ describe('OpenAPI document (dev)', () => {
     expect(paths['/openapi.json'].get.security).toEqual([]);
     expect(doc.components.schemas.FolderTreeNode.properties.children.items).toEqual({ $ref: '#/components/schemas/FolderTreeNode' });
     expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining([
-      'ContentEntry', 'ContentManifest', 'LocalizedEntry', 'AssetEntry', 'FolderTreeNode', 'SitesConfig', 'GitStatus', 'ErrorEnvelope',
+      'ContentEntry', 'ContentManifest', 'LocalizedEntry', 'AssetEntry', 'FolderTreeNode', 'SitesConfig', 'GitStatus', 'Problem', 'ErrorEnvelope',
     ]));
   });
 

@@ -63,7 +63,9 @@ export function createQuireClient(options: QuireClientOptions) {
     }
     const configured = typeof options.headers === 'function' ? await options.headers() : options.headers;
     // Origin: Astro's checkOrigin refuses unsafe requests from Node (which sends none) without it.
-    const headers = new Headers({ accept: 'application/json', origin });
+    // Reads go without, so that a base URL the server sees under another origin (a TLS proxy) still reads.
+    const reads = endpoint.method === 'GET';
+    const headers = new Headers({ accept: 'application/json', ...(reads ? {} : { origin }) });
     for (const [name, value] of new Headers(configured)) headers.set(name, value);
     for (const [name, value] of Object.entries(call.headers ?? {})) headers.set(name, value);
     let body: BodyInit | undefined;

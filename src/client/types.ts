@@ -72,4 +72,5 @@ export type GitStatus = Out<typeof R.GitStatusSchema>;
 export type CommitResult = Out<typeof R.CommitResultSchema>;
 export type GitSyncResult = Out<typeof R.GitSyncResultSchema>;
 export type GitPullResult = Out<typeof R.GitPullResultSchema>;
+export type Problem = Out<typeof R.ProblemSchema>;
 export type AuthUser = Out<typeof R.AuthUserSchema>;

@@ -20,6 +20,9 @@ export interface ResolvedOptions {
   git: { branch: string | null };
   importUrl: { allowPrivateNetworks: boolean };
   redirects: boolean;
+  /** Normalized origins (no trailing slash). */
+  allowedOrigins: string[];
+  dev: { allowNetworkWrites: boolean };
   mode: 'dev' | 'production';
 }
 
@@ -50,6 +53,8 @@ export function resolveOptions(input: unknown, context: { projectRoot: string; m
     git: { branch: options.git?.branch ?? null },
     importUrl: { allowPrivateNetworks: options.importUrl?.allowPrivateNetworks ?? false },
     redirects: options.redirects ?? true,
+    allowedOrigins: (options.allowedOrigins ?? []).map((origin) => new URL(origin).origin),
+    dev: { allowNetworkWrites: options.dev?.allowNetworkWrites ?? false },
     mode: context.mode,
   };
 }

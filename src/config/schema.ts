@@ -62,6 +62,24 @@ export const UserOptionsSchema = v.strictObject({
   })),
   /** Answer moved pages' old pathnames with a 301. @default true */
   redirects: v.optional(v.boolean()),
+  /** Other browser origins that may call the API (CORS), e.g. `https://admin.example.com`. @default [] (only the site's own origin) */
+  allowedOrigins: v.optional(v.array(v.pipe(
+    v.string(),
+    v.check((value) => isBareOrigin(value), 'Expected an origin such as https://admin.example.com: scheme, host and optional port, no path'),
+  ))),
+  dev: v.optional(v.strictObject({
+    /** Let clients on other machines write and run git through `astro dev --host` without a verified identity. @default false */
+    allowNetworkWrites: v.optional(v.boolean()),
+  })),
 });
 
 export type UserOptions = v.InferInput<typeof UserOptionsSchema>;
+
+function isBareOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, '');
+  } catch {
+    return false;
+  }
+}

@@ -16,6 +16,7 @@ import { ItemIndex, type IdClash } from './item-index.js';
 import { findNamed } from './names.js';
 import { applyLocaleUpdate, mergeMeta, type DateInput, type LocaleUpdate } from './locale-update.js';
 import { localeFilePath } from './paths.js';
+import { computeProblems, type ContentProblem } from './problems.js';
 import { createIndexSync, storedLocale } from './sync.js';
 import type { ContentData, ContentType, Item, ItemHome, Kind, LocaleFile, Meta } from './types.js';
 import { currentEtag, entryOf, isStale, localizedEntryOf } from './views.js';
@@ -298,6 +299,12 @@ export function createContentStore(options: StoreOptions) {
     });
   }
 
+  /** A value computed from all items, recomputed only after the index changed (or a publication date passed). */
+  async function derived<T>(key: string, compute: (items: Iterable<Item>) => T): Promise<T> {
+    await sync.fresh();
+    return cached(`derived:${key}`, () => compute(index.items.values()));
+  }
+
   return {
     ready: sync.ready,
     close: sync.close,
@@ -418,11 +425,10 @@ export function createContentStore(options: StoreOptions) {
       return { previousPathname: moved.previousPathname!, etag: moved.etag };
     },
 
-    /** A value computed from all items, recomputed only after the index changed (or a publication date passed). */
-    async derived<T>(key: string, compute: (items: Iterable<Item>) => T): Promise<T> {
-      await sync.fresh();
-      return cached(`derived:${key}`, () => compute(index.items.values()));
-    },
+    derived,
+
+    /** What is wrong with the stored files (see `computeProblems`). */
+    problems: (): Promise<ContentProblem[]> => derived('problems', (items) => computeProblems(root, items)),
 
     /**
      * IDs that files of different items claim (made before IDs had a random part, or copied by

@@ -9,6 +9,7 @@ import { contentEtagOf, metaEtagOf } from './etag.js';
 import { parseLocaleFile, type ParsedLocaleFile } from './files.js';
 import { describeClash, type ClashNotice, type ItemIndex } from './item-index.js';
 import { parseContentPath, type ParsedContentPath } from './paths.js';
+import { describeOffSitePathname, offSitePathnames } from './problems.js';
 import type { LocaleFile, StoredLocale } from './types.js';
 import { createFolderWatcher } from './watch.js';
 
@@ -20,6 +21,7 @@ export function storedLocale(file: LocaleFile, filePath: string, signature: stri
 function indexedFile(parsed: ParsedLocaleFile, filePath: string, stat: Stats) {
   const stamp = stat.mtime.toISOString();
   const file: LocaleFile = { ...parsed.file, created: parsed.file.created ?? stamp, modified: parsed.file.modified ?? stamp };
+  for (const pathname of offSitePathnames(file)) console.warn(`[astro-quire] ${filePath}: ${describeOffSitePathname(pathname)}.`);
   return { type: parsed.type, stored: storedLocale(file, filePath, signatureOf(stat)) };
 }
 

@@ -2,6 +2,7 @@ import git from 'isomorphic-git';
 import { QuireError } from '../errors.js';
 import { compareHistories } from './history.js';
 import { credentials, describeRemoteFailure, fetchBranch, http, REMOTE, remoteUrl, unusableRemote } from './remote.js';
+import { redactRemote } from './redact.js';
 import { at, currentBranch, resolveOrNull, type GitRepo } from './repository.js';
 
 const failed = (message: string, details?: unknown) => new QuireError('GIT_PUSH_FAILED', message, details);
@@ -33,7 +34,7 @@ export async function pushBranch(repo: GitRepo, configuredBranch: string | null)
       await fetchBranch(repo, branch, target).catch(() => null);
       throw failed(`The remote branch ${target} has commits that are not here (someone else pushed): pull first, then push again.`, { reason: 'non-fast-forward' });
     }
-    if (code === 'GitPushError') throw failed(`The remote refused the push: ${message}`, { reason: 'rejected' });
+    if (code === 'GitPushError') throw failed(`The remote refused the push: ${redactRemote(message ?? '')}`, { reason: 'rejected' });
     throw failed(describeRemoteFailure(error, url), { reason: 'remote' });
   }
   return { summary: ahead === 0 ? `${REMOTE}/${target} is already up to date` : `Pushed ${plural(ahead, 'commit')} to ${REMOTE}/${target}` };

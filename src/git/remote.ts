@@ -1,5 +1,7 @@
 import git from 'isomorphic-git';
 import nodeHttp from 'isomorphic-git/http/node';
+import { isLoopback } from '../util/loopback.js';
+import { redactRemote } from './redact.js';
 import { at, resolveOrNull, type GitRepo } from './repository.js';
 
 export const REMOTE = 'origin';
@@ -17,25 +19,31 @@ export async function remoteUrl(repo: GitRepo): Promise<string | null> {
   return typeof url === 'string' && url ? url : null;
 }
 
-/** The URL without credentials, for messages. */
-export function displayUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = '';
-    parsed.password = '';
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/[^@/]*@/, '//');
+/** Why a remote URL cannot be used, or null when it can: isomorphic-git speaks smart HTTP(S) only, and a token never travels in clear. */
+export function unusableRemote(url: string): string | null {
+  const shown = redactRemote(url);
+  if (/^http:\/\//i.test(url) && sendsToken(url) && !isLoopback(hostOf(url))) {
+    return `The remote "${REMOTE}" (${shown}) is plain HTTP, so the token would cross the network unencrypted: use an https:// remote `
+      + '(plain http:// is accepted only for this machine, such as http://127.0.0.1, for tests and local mirrors).';
   }
+  if (/^https?:\/\//i.test(url)) return null;
+  if (/^ssh:\/\//i.test(url) || /^[^\s/@:]+(:[^\s/@]*)?@[\w.-]+:/.test(url)) {
+    return `The remote "${REMOTE}" (${shown}) uses SSH, which Quire cannot use: use an HTTPS remote instead (e.g. \`git remote set-url ${REMOTE} https://github.com/<owner>/<repo>.git\`) and put a token in GIT_TOKEN.`;
+  }
+  return `The remote "${REMOTE}" (${shown}) is not an HTTPS URL; Quire can only talk to HTTPS remotes: use an HTTPS remote instead and put a token in GIT_TOKEN.`;
 }
 
-/** Why a remote URL cannot be used (isomorphic-git speaks smart HTTP(S) only), or null when it can. */
-export function unusableRemote(url: string): string | null {
-  if (/^https?:\/\//i.test(url)) return null;
-  if (/^ssh:\/\//i.test(url) || /^[\w.-]+@[\w.-]+:/.test(url)) {
-    return `The remote "${REMOTE}" (${url}) uses SSH, which Quire cannot use: use an HTTPS remote instead (e.g. \`git remote set-url ${REMOTE} https://github.com/<owner>/<repo>.git\`) and put a token in GIT_TOKEN.`;
+/** Whether talking to the remote sends a credential: GIT_TOKEN, or a user and password in the URL itself (isomorphic-git sends those). */
+function sendsToken(url: string): boolean {
+  return Boolean(process.env.GIT_TOKEN) || /^[a-z]+:\/\/[^/?#]*@/i.test(url);
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
   }
-  return `The remote "${REMOTE}" (${displayUrl(url)}) is not an HTTPS URL; Quire can only talk to HTTPS remotes: use an HTTPS remote instead and put a token in GIT_TOKEN.`;
 }
 
 /**
@@ -53,7 +61,7 @@ export function credentials() {
 
 /** What went wrong talking to the remote, and what to do about it. */
 export function describeRemoteFailure(error: unknown, url: string): string {
-  const where = displayUrl(url);
+  const where = redactRemote(url);
   const { code, data, message } = error as { code?: string; data?: { statusCode?: number; statusMessage?: string }; message?: string };
   const tokenSet = Boolean(process.env.GIT_TOKEN);
   const status = code === 'UserCanceledError' ? 401 : code === 'HttpError' ? data?.statusCode : undefined;
@@ -68,9 +76,9 @@ export function describeRemoteFailure(error: unknown, url: string): string {
   if (code === 'SmartHttpError') return `${where} did not answer like a git server: check the remote URL.`;
   const network = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE'];
   if ((code && network.includes(code)) || /timed out|socket hang up/i.test(message ?? '')) {
-    return `Could not reach the remote ${where} (${code ?? message}): check the remote URL and that this server can reach it.`;
+    return `Could not reach the remote ${where} (${code ?? redactRemote(message ?? '')}): check the remote URL and that this server can reach it.`;
   }
-  return `Talking to the remote ${where} failed: ${message ?? String(error)}`;
+  return `Talking to the remote ${where} failed: ${redactRemote(message ?? String(error))}`;
 }
 
 /**

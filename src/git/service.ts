@@ -6,6 +6,7 @@ import { commitScope, type CommitResult } from './commit.js';
 import { fetchForPull, rebaseOntoFetched } from './pull.js';
 import { pushBranch } from './push.js';
 import { openRepository } from './repository.js';
+import { redactRemote } from './redact.js';
 import { readStatus, type GitStatus } from './status.js';
 
 export interface GitServiceOptions {
@@ -23,7 +24,7 @@ async function translated<T>(code: ErrorCode, what: string, task: () => Promise<
     return await task();
   } catch (error) {
     if (isQuireError(error)) throw error;
-    const message = (error as Error)?.message ?? String(error);
+    const message = redactRemote((error as Error)?.message ?? String(error));
     throw new QuireError(code, `git ${what} failed: ${message}`, { reason: (error as { code?: string })?.code ?? 'error' }, { cause: error });
   }
 }

@@ -10,7 +10,9 @@ import type { EndpointSpec } from './endpoint.js';
 import { type API, ENDPOINTS } from './endpoints.js';
 import { identityMiddleware } from './identity-middleware.js';
 import { createAllowedMethods, createRouteMatcher } from './method-guard.js';
+import { devNetworkGuard } from './network-guard.js';
 import { errorResponse, onError } from './on-error.js';
+import { originGuard } from './origin-guard.js';
 import { type AreaHandlers, type Handler, registerEndpoint } from './register.js';
 import { assetHandlers } from './routes/assets.js';
 import { authHandlers } from './routes/auth.js';
@@ -29,6 +31,10 @@ export interface AppDependencies {
   assets: AssetLibrary;
   verifyIdentity: IdentityVerifier;
   requireIdentity: boolean;
+  /** Browser origins besides the site's own that may call the API. */
+  allowedOrigins: readonly string[];
+  /** Refuse writes from other machines (the open API of `astro dev --host`). */
+  loopbackWritesOnly: boolean;
   limits: { jsonBodyBytes: number };
 }
 
@@ -60,7 +66,10 @@ export function createApp(deps: AppDependencies) {
     path: `${deps.prefix}${endpoint.path}`,
   }));
   const isPublic = createRouteMatcher(publicRoutes, { strict: false });
+  // First of all, public routes included: a page of another origin gets nothing, not even a 404.
+  api.use('*', ...originGuard({ allowedOrigins: deps.allowedOrigins, publicFiles: `${deps.prefix}/assets/serve/` }));
   api.use('*', identityMiddleware(deps.verifyIdentity, { requireIdentity: deps.requireIdentity, isPublic }));
+  if (deps.loopbackWritesOnly) api.use('*', devNetworkGuard());
   for (const endpoint of ENDPOINTS) {
     const handler = endpoint.operation
       .split('.')

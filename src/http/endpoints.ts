@@ -482,7 +482,11 @@ export const API = {
       description:
         'Uncommitted changes are kept. On a conflict nothing changes and the answer is GIT_PULL_FAILED with the paths in `details`.',
       body: { schema: EmptyBodySchema, optional: true },
-      response: ok(GitPullResultSchema, 'Pulled; `idClashes` lists IDs that files of different items now claim.'),
+      response: ok(
+        GitPullResultSchema,
+        'Pulled; `idClashes` lists IDs that files of different items now claim, ' +
+          '`problems` what else is wrong with the files now (a pull may bring it).',
+      ),
       errors: ['GIT_NOT_REPO', 'GIT_PULL_FAILED'],
     }),
   },
@@ -586,6 +590,8 @@ export function errorCodesOf(endpoint: EndpointSpec): ErrorCode[] {
     codes.add('UNSUPPORTED_MEDIA_TYPE');
   }
   if (endpoint.access !== 'public') codes.add('UNAUTHORIZED');
+  codes.add('FORBIDDEN_ORIGIN');
+  if (endpoint.method !== 'GET') codes.add('FORBIDDEN_CLIENT');
   codes.add('INTERNAL_ERROR');
   return [...codes];
 }

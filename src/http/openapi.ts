@@ -128,9 +128,15 @@ function responses(endpoint: Endpoint): Json {
   }
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(endpoint)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
-  if (endpoint.method !== 'GET') byStatus.set(403, []);
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    result[String(status)] = codes.length === 0 ? CROSS_SITE_FORM : { description: codes.join(', '), content: jsonContent(convert(errorEnvelope(codes))) };
+    result[String(status)] = { description: codes.join(', '), content: jsonContent(convert(errorEnvelope(codes))) };
+  }
+  if (endpoint.method !== 'GET') {
+    const forbidden = result['403'] as { description: string; content: Json };
+    result['403'] = {
+      description: `${forbidden.description}; or ${CROSS_SITE_FORM.description}`,
+      content: { ...forbidden.content, ...CROSS_SITE_FORM.content },
+    };
   }
   return result;
 }
@@ -138,7 +144,7 @@ function responses(endpoint: Endpoint): Json {
 /** Astro's own answer, before the API sees the request: plain text, not the envelope. */
 const CROSS_SITE_FORM = {
   description:
-    "Refused by Astro's `checkOrigin`: a form-like or missing content type (`application/x-www-form-urlencoded`, " +
+    "refused by Astro's `checkOrigin` (plain text): a form-like or missing content type (`application/x-www-form-urlencoded`, " +
     '`multipart/form-data`, `text/plain`) from another origin. Send an `Origin` header that matches the site.',
   content: { 'text/plain': { schema: { type: 'string' } } },
 };
@@ -221,6 +227,7 @@ const DESCRIPTION = `The content API of astro-quire, generated from the schemas 
 
 - Errors: \`{ error: { code, message, details? } }\`; each operation lists its codes by status. An unknown path under the prefix is 404 ROUTE_NOT_FOUND, a method a path does not have is 405 METHOD_NOT_ALLOWED (with \`Allow\`).
 - Etags: \`<metaEtag>.<contentEtag>\` per locale; a write with an outdated etag is 412 STALE_WRITE.
+- A browser request from another origin (an \`Origin\`, or \`Sec-Fetch-Site: cross-site\`, that is neither the site's own nor listed in \`allowedOrigins\`) is 403 FORBIDDEN_ORIGIN; clients that send no \`Origin\` (scripts, servers) are not affected. Under \`astro dev --host\` without required identity, changes from other machines are 403 FORBIDDEN_CLIENT.
 - Identity comes from an access gateway (see the security schemes). With \`requireIdentity\` (the default in production) every operation except those marked public answers 401 UNAUTHORIZED without a verified identity.
 - Astro's \`checkOrigin\` answers unsafe requests from another origin with a plain 403: send an \`Origin\` header matching the site, or a JSON content type. A JSON body sent with another content type is 415 UNSUPPORTED_MEDIA_TYPE.
 - Every GET also answers HEAD (the same headers, no body).

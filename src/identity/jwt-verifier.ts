@@ -53,7 +53,16 @@ function describeJoseError(error: unknown): string {
 function readCookie(headers: Headers, name: string): string | undefined {
   for (const part of (headers.get('cookie') ?? '').split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeCookieValue(part.slice(eq + 1).trim());
   }
   return undefined;
+}
+
+/** A value with a malformed percent-encoding is kept as sent: it then fails verification like any other bad token. */
+function decodeCookieValue(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }

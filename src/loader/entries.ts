@@ -1,3 +1,4 @@
+import { isValidPathname } from '../content/codes.js';
 import { fragmentsInScope } from '../content/fragment-scope.js';
 import { isPublished } from '../content/filters.js';
 import type { ItemIndex } from '../content/item-index.js';
@@ -54,7 +55,7 @@ function entryData(item: Item, locale: string, stored: StoredLocale, published: 
       kind: 'page',
       site: item.site!,
       pathname: file.pathname ?? '',
-      ...(file.previousPathnames?.length && { previousPathnames: file.previousPathnames }),
+      ...(file.previousPathnames?.some(isValidPathname) && { previousPathnames: file.previousPathnames.filter(isValidPathname) }),
     };
     case 'fragment': return { ...common, kind: 'fragment', ...(item.site !== undefined && { site: item.site }), name };
     case 'data': return { ...common, kind: 'data', name };
@@ -68,8 +69,9 @@ export function wantedEntries(index: ItemIndex, options: ResolvedLoaderOptions, 
     for (const locale of [...item.locales.keys()].sort()) {
       if (options.locales && !options.locales.has(locale)) continue;
       const stored = item.locales.get(locale)!;
-      // A page without a pathname cannot be served; the API never writes one, a hand edit might.
-      if (item.kind === 'page' && !stored.file.pathname) continue;
+      // A page without a pathname, or with one that is not a path on the site, cannot be served;
+      // the API never writes one, a hand edit or a pull might (the file read logged it).
+      if (item.kind === 'page' && !(stored.file.pathname && isValidPathname(stored.file.pathname))) continue;
       const published = isPublished(stored.file, now);
       if (!published && !includeDrafts) continue;
       wanted.push({ id: entryIdOf(item.id, locale), data: entryData(item, locale, stored, published), path: stored.path });

@@ -46,6 +46,9 @@ export function createRedirectLookup(store: ContentStore, sites: SitesSource) {
       return domain !== undefined && hostOf(domain) === url.hostname;
     });
     const targets = new Set((domainMatches.length > 0 ? domainMatches : candidates).map((redirect) => redirect.to));
-    return targets.size === 1 ? `${encodePathname([...targets][0]!)}${url.search}` : null;
+    if (targets.size !== 1) return null;
+    // Built as a URL on the request's own origin, so that whatever a file holds, the answer stays on the site.
+    const location = new URL(`${encodePathname([...targets][0]!)}${url.search}`, url);
+    return location.origin === url.origin ? `${location.pathname}${location.search}` : null;
   };
 }

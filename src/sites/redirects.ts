@@ -1,4 +1,4 @@
-import { pathnameKey } from '../content/codes.js';
+import { isValidPathname, pathnameKey } from '../content/codes.js';
 import type { Item } from '../content/types.js';
 
 export interface Redirect { site: string; locale: string; from: string; to: string; id: string }
@@ -7,6 +7,7 @@ export interface Redirect { site: string; locale: string; from: string; to: stri
  * Redirects from every page's previous pathnames to its current one. A redirect always points at
  * a pathname in use and never starts from one, so there are no chains and no loops; a pathname
  * another page now uses has no redirect; two pages that left the same pathname: the later move wins.
+ * A pathname that is not a path on the site (a hand-edited or pulled file) takes part in none.
  */
 function computeRedirects(items: Iterable<Item>): Redirect[] {
   const inUse = new Set<string>();
@@ -20,10 +21,12 @@ function computeRedirects(items: Iterable<Item>): Redirect[] {
   for (const item of pages) {
     for (const [locale, stored] of item.locales) {
       const { pathname, previousPathnames, modified } = stored.file;
+      if (pathname === undefined || !isValidPathname(pathname)) continue;
       for (const from of previousPathnames ?? []) {
+        if (!isValidPathname(from)) continue;
         const key = `${item.site}\0${locale}\0${pathnameKey(from)}`;
         if (inUse.has(key) || (chosen.get(key)?.modified ?? '') > modified) continue;
-        chosen.set(key, { site: item.site!, locale, from, to: pathname!, id: item.id, modified });
+        chosen.set(key, { site: item.site!, locale, from, to: pathname, id: item.id, modified });
       }
     }
   }

@@ -50,8 +50,8 @@ export interface StartOptions {
 export interface TestSite {
   dir: string;
   contentRoot: string;
-  /** `astro dev` on a free loopback port; resolves once the API answers. */
-  startDev(env?: Record<string, string | undefined>): Promise<RunningSite>;
+  /** `astro dev` on a free port of `host` (default 127.0.0.1; `0.0.0.0` is reached through 127.0.0.1); resolves once the API answers. */
+  startDev(env?: Record<string, string | undefined>, options?: { host?: string }): Promise<RunningSite>;
   /** `astro build`; resolves with the exit code and output (for tests that expect a failure). */
   build(env?: Record<string, string | undefined>): Promise<{ code: number; output: string }>;
   /** `astro build` (throws with its output on failure), then the standalone server on a free port. */
@@ -124,13 +124,15 @@ ${adapter ? "  adapter: node({ mode: 'standalone' }),\n" : ''}  integrations: [q
     dir,
     contentRoot,
     build,
-    async startDev(env = {}) {
+    async startDev(env = {}, { host = '127.0.0.1' } = {}) {
       const port = await freePort();
-      const proc = startProcess(process.execPath, [ASTRO_BIN, 'dev', '--port', String(port), '--host', '127.0.0.1'], {
+      const proc = startProcess(process.execPath, [ASTRO_BIN, 'dev', '--port', String(port), '--host', host], {
         cwd: dir,
         env: childEnv(env),
       });
-      return waitUntilReady(proc, `http://127.0.0.1:${port}`, 'astro dev', prefix);
+      // A server listening on every interface is still reached through loopback: tests send nothing elsewhere.
+      const reachable = host === '0.0.0.0' ? '127.0.0.1' : host;
+      return waitUntilReady(proc, `http://${reachable}:${port}`, 'astro dev', prefix);
     },
     async buildAndStart(env = {}) {
       const result = await build(env);

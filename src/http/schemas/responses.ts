@@ -147,6 +147,12 @@ const IdClashesSchema = v.pipe(
   v.description('IDs that files of different items claim (content made before IDs had a random part, or copied by hand). '
     + 'The claimant whose folder sorts first is served, the same on every server at the same commit; rename the ignored files to a new ID to keep both.'),
 );
+export const ProblemSchema = v.pipe(v.strictObject({
+  path: v.pipe(v.string(), v.description('The file, relative to the content root')),
+  reason: v.pipe(v.string(), v.description('What kind of problem, e.g. off-site-pathname')),
+  message: v.string(),
+}), v.description('Something wrong in a stored file that the API works around and an editor should fix'));
+const ProblemsField = v.pipe(v.array(ProblemSchema), v.description('What is wrong with the stored files now; empty when nothing is'));
 
 export const GitStatusSchema = v.strictObject({
   isRepo: v.boolean(),
@@ -157,6 +163,7 @@ export const GitStatusSchema = v.strictObject({
   branch: v.string(),
   remoteConfigured: v.boolean(),
   idClashes: IdClashesSchema,
+  problems: ProblemsField,
 });
 export const CommitResultSchema = v.strictObject({
   success: v.literal(true),
@@ -164,7 +171,7 @@ export const CommitResultSchema = v.strictObject({
   summary: v.string(),
 });
 export const GitSyncResultSchema = v.strictObject({ success: v.literal(true), summary: v.string() });
-export const GitPullResultSchema = v.strictObject({ ...GitSyncResultSchema.entries, idClashes: IdClashesSchema });
+export const GitPullResultSchema = v.strictObject({ ...GitSyncResultSchema.entries, idClashes: IdClashesSchema, problems: ProblemsField });
 
 export const AuthUserSchema = v.variant('authenticated', [
   v.strictObject({ authenticated: v.literal(true), user: v.strictObject({ email: v.string(), sub: v.string() }) }),
@@ -203,5 +210,6 @@ export const RESPONSE_COMPONENTS = {
   AssetEntry: AssetEntrySchema,
   FolderTreeNode: FolderTreeNodeSchema,
   GitStatus: GitStatusSchema,
+  Problem: ProblemSchema,
   ErrorEnvelope: ErrorEnvelopeSchema,
 };
