@@ -123,7 +123,8 @@ async function main() {
   const catalog = await generateContent({ root: contentRoot, decapDir, size, packageDir: pkg.dir, onProgress: (done) => progress.tick(done) });
   progress.done();
   const { counts } = catalog;
-  log(`   ${counts.items} items, ${counts.files} locale files (${counts.inherited} inherited, ${counts.stale} stale, ${counts.customized} customized), ${counts.assets} assets, ${(counts.bytes / 1024 / 1024).toFixed(1)} MB`);
+  log(`   ${counts.items} items, ${counts.files} locale files (${counts.inherited} inherited, ${counts.stale} stale, ${counts.customized} customized), ` +
+      `${counts.assets} assets, ${(counts.bytes / 1024 / 1024).toFixed(1)} MB`);
 
   phase('git repository');
   await commitAll(contentRoot);

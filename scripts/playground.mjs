@@ -61,7 +61,8 @@ if (!fs.existsSync(workingContent)) {
   if (!fs.existsSync(sampleContent)) fail(`The sample content is missing: ${sampleContent}`);
   fs.cpSync(sampleContent, workingContent, { recursive: true });
   await commitSamples(workingContent);
-  console.log(`[playground] First run: copied the sample content into ${path.relative(repoRoot, workingContent)}/ (a git repository of its own, so the git endpoints work there)`);
+  console.log(`[playground] First run: copied the sample content into ${path.relative(repoRoot, workingContent)}/ ` +
+      `(a git repository of its own, so the git endpoints work there)`);
 } else {
   console.log(`[playground] Reusing ${path.relative(repoRoot, workingContent)}/ (your edits are kept).`
     + ' To start over with the sample content, delete playground/.content and run again.');

@@ -201,7 +201,10 @@ describe('usage scanner', () => {
         de: { meta: { ogImage: url('zoo/cat.png?v=2') }, inheritance: { state: 'inherited', from: 'en' } },
       }),
       item('story', {
-        en: { content: { mdx: `![A cat](${url('zoo/cat.png')} "Cat")\n[bob](${url('zoo/bobcat.png')})\n<img src="${url('zoo/cat.png')}" />\n${url('zoo/cat.png.bak')}\n[ref]: ${url('zoo/cat%20two.png')}` } },
+        en: { content: { mdx:
+              `![A cat](${url('zoo/cat.png')} "Cat")\n[bob](${url('zoo/bobcat.png')})\n` +
+              `<img src="${url('zoo/cat.png')}" />\n` +
+              `${url('zoo/cat.png.bak')}\n[ref]: ${url('zoo/cat%20two.png')}` } },
       }),
       item('settings', { en: { content: { data: { gallery: { items: ['x', url('zoo/cat.png')] }, 'hero image': url('zoo/bobcat.png'), other: `${url('zoo/cat.png')}x` } } } }),
     ]);

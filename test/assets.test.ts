@@ -77,7 +77,8 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
       // Imports from private addresses allowed; identity required, given by a trusted header.
       createSite({
         name: `assets-open-${mode}`,
-        config: `{ requireIdentity: true, auth: { type: 'trusted-header', emailHeader: 'x-test-user' }, importUrl: { allowPrivateNetworks: true }, assets: { maxBytes: ${MAX_BYTES} } }`,
+        config: `{ requireIdentity: true, auth: { type: 'trusted-header', emailHeader: 'x-test-user' }, ` +
+          `importUrl: { allowPrivateNetworks: true }, assets: { maxBytes: ${MAX_BYTES} } }`,
         content: { 'sites.json': JSON.stringify(SITES) },
       }),
     ]);
@@ -496,7 +497,9 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
         locales: {
           en: {
             pathname: '/story', meta: { title: 'Story' },
-            content: { mdx: `# Cats\n\n![A cat](${url('zoo/cat.png')} "Cat")\n\nMeet [Bob](${url('zoo/bobcat.png')}).\n\n<img src="${url('zoo/cat.png')}" alt="again" />\n\nNot a link: ${url('zoo/cat.png.bak')} or zoo/cat.png\n` },
+            content: { mdx: `# Cats\n\n![A cat](${url('zoo/cat.png')} "Cat")\n\nMeet [Bob](${url('zoo/bobcat.png')}).\n\n` +
+              `<img src="${url('zoo/cat.png')}" alt="again" />\n\n` +
+              `Not a link: ${url('zoo/cat.png.bak')} or zoo/cat.png\n` },
           },
         },
       });

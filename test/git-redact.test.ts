@@ -28,7 +28,8 @@ describe('redactRemote', () => {
   });
 
   it('redacts every URL inside a message and leaves the rest alone', () => {
-    const message = `Could not reach (https://u:first-secret@a.example/x.git) nor "ssh://v:second-secret@b.example/y", then deploy:third-secret@c.example:z.git; HTTP 401 at https://d.example/?access_token=fourth-secret.`;
+    const message = `Could not reach (https://u:first-secret@a.example/x.git) nor "ssh://v:second-secret@b.example/y", ` +
+      `then deploy:third-secret@c.example:z.git; HTTP 401 at https://d.example/?access_token=fourth-secret.`;
     const redacted = redactRemote(message);
     for (const secret of ['first-secret', 'second-secret', 'third-secret', 'fourth-secret']) expect(redacted).not.toContain(secret);
     expect(redacted).toBe('Could not reach (https://a.example/x.git) nor "ssh://b.example/y", then c.example:z.git; HTTP 401 at https://d.example/?<redacted>');

@@ -51,7 +51,8 @@ describe.each(['dev', 'production'] as const)('security (%s)', (mode) => {
   beforeAll(async () => {
     const site = await createSite({
       name: `security-${mode}`,
-      config: `{ requireIdentity: true, auth: { type: 'jwt', jwksUrl: '${jwks.jwksUrl}', issuer: '${jwks.issuer}', audience: '${jwks.audience}', cookie: 'CF_Authorization' } }`,
+      config: `{ requireIdentity: true, auth: { type: 'jwt', jwksUrl: '${jwks.jwksUrl}', ` +
+        `issuer: '${jwks.issuer}', audience: '${jwks.audience}', cookie: 'CF_Authorization' } }`,
       content: { 'sites.json': SITES_JSON, ...OFF_SITE_PAGES },
     });
     contentRoot = site.contentRoot;

@@ -32,8 +32,13 @@ const HOW = {
   'needs-review': 'stale inherited German locales; floor of the same size.',
   untranslated: 'items with no German locale; floor of the same size.',
   'asset-usage': 'references to one image across all content; floor of the same size.',
-  'cold-start': 'spawn of the built server to the first complete answer of `GET /content?localization=one` (the index is built on the first request), against a plain Node script that reads every content file and parses it (JSON.parse; MDX front matter split and YAML-parsed), spawn to exit; medians.',
-  writes: '8 autocannon connections, each PUTting one page with the etag of its previous answer; then every page file is read back from disk. The floor is 8 loops of the package\'s own atomic write (temp + fsync + rename) on files of the same size in a plain Node process; the ratio is Quire\'s share of that rate.',
+  'cold-start': 'spawn of the built server to the first complete answer of `GET /content?localization=one` (the ' +
+    'index is built on the first request), against a plain Node script that reads every content file ' +
+    'and parses it (JSON.parse; MDX front matter split and YAML-parsed), spawn to exit; medians.',
+  writes: '8 autocannon connections, each PUTting one page with the ' +
+    'etag of its previous answer; then every page file is read ' +
+    'back from disk. The floor is 8 loops of the package\'s own atomic write (temp + fsync + rename) ' +
+    'on files of the same size in a plain Node process; the ratio is Quire\'s share of that rate.',
   'git-status': 'sequential requests against native `git status --porcelain` (spawn to exit) on the content repo with 10 changed files; medians.',
   upload: 'a real PNG streamed as multipart from a generator; the server\'s VmRSS is sampled every 20 ms; growth = peak − before.',
   'decap-list': 'decap-server `entriesByFolder` on one markdown file per item against Quire `GET /content`; both list every entry.',
@@ -45,7 +50,11 @@ export function renderMarkdown(results) {
   const lines = [
     '# Quire benchmark results',
     '',
-    `Size **${results.size}** items × up to 3 locales — ${content.files} locale files (${content.pages} pages over 2 sites, ${content.fragments} MDX fragments, ${content.data} data entries; ${content.inherited} inherited locales of which ${content.stale} stale, ${content.customized} customized), ${content.assets} PNG assets; ${(content.bytes / 1024 / 1024).toFixed(1)} MB. Production build with @astrojs/node; load from autocannon in a separate process from the server.`,
+    `Size **${results.size}** items × up to 3 locales — ${content.files} locale files ` +
+      `(${content.pages} pages over 2 sites, ${content.fragments} MDX fragments, ${content.data} data entries; ` +
+      `${content.inherited} inherited locales of which ${content.stale} stale, ${content.customized} customized), ` +
+      `${content.assets} PNG assets; ${(content.bytes / 1024 / 1024).toFixed(1)} MB. ` +
+      `Production build with @astrojs/node; load from autocannon in a separate process from the server.`,
     '',
     'Every figure is compared with a floor measured in the same run. Read floors are a constant endpoint in the same server returning a body of the same size.',
     '',
@@ -57,7 +66,8 @@ export function renderMarkdown(results) {
       lines.push(`| ${cell(row.measure)} | — | ${cell(row.note ?? row.status)} | — | ${cell(row.target.text)} | ${row.status === 'failed' ? '**no**' : 'n/a'} |`);
       continue;
     }
-    lines.push(`| ${cell(row.measure)} | ${cell(row.floor?.label ?? '—')} | ${cell(row.quire?.label ?? '—')} | ${ratio(row)} | ${cell(row.target.text)} | ${met(row)} |`);
+    lines.push(`| ${cell(row.measure)} | ${cell(row.floor?.label ?? '—')} | ${cell(row.quire?.label ?? '—')} ` +
+        `| ${ratio(row)} | ${cell(row.target.text)} | ${met(row)} |`);
   }
   lines.push(
     '',
@@ -71,7 +81,8 @@ export function renderMarkdown(results) {
     `- Date: ${results.date}`,
     `- Size: ${results.size}`,
     `- Package: astro-quire ${results.packageVersion}${machine.commit ? ` at ${machine.commit}` : ''}`,
-    `- Load: ${settings.duration} s per run, ${settings.rounds} alternating runs per side after a 0.5 s warm-up; ${settings.coldStartRuns} cold starts; ${settings.gitRuns} git status runs`,
+    `- Load: ${settings.duration} s per run, ${settings.rounds} alternating runs per side after a 0.5 s warm-up; ` +
+      `${settings.coldStartRuns} cold starts; ${settings.gitRuns} git status runs`,
     '',
     '## Server memory (VmRSS)',
     '',

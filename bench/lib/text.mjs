@@ -13,9 +13,21 @@ export function random(seed) {
 }
 
 const WORDS = {
-  en: 'content team release garden river market design system north light studio product field library signal harbor travel winter summer orange copper silver story journey simple modern quiet bright local global service partner update feature guide center mountain window coffee paper stone cloud forest ocean city bridge engine planet museum archive record voice music table letter morning evening future history'.split(' '),
-  de: 'inhalt team version garten fluss markt gestaltung system norden licht atelier produkt feld bibliothek signal hafen reise winter sommer orange kupfer silber geschichte weg einfach modern ruhig hell lokal global dienst partner neuigkeit funktion leitfaden zentrum berg fenster kaffee papier stein wolke wald meer stadt brücke motor planet museum archiv aufnahme stimme musik tisch brief morgen abend zukunft'.split(' '),
-  fr: 'contenu équipe version jardin rivière marché conception système nord lumière atelier produit champ bibliothèque signal port voyage hiver été orange cuivre argent histoire chemin simple moderne calme clair local global service partenaire nouvelle fonction guide centre montagne fenêtre café papier pierre nuage forêt océan ville pont moteur planète musée archive disque voix musique table lettre matin soir avenir'.split(' '),
+  en: (
+    'content team release garden river market design system north light studio product field library signal harbor travel winter summer orange ' +
+    'copper silver story journey simple modern quiet bright local global service partner update feature guide center mountain window coffee ' +
+    'paper stone cloud forest ocean city bridge engine planet museum archive record voice music table letter morning evening future history'
+  ).split(' '),
+  de: (
+    'inhalt team version garten fluss markt gestaltung system norden licht atelier produkt feld bibliothek signal hafen reise winter sommer orange ' +
+    'kupfer silber geschichte weg einfach modern ruhig hell lokal global dienst partner neuigkeit funktion leitfaden zentrum berg fenster ' +
+    'kaffee papier stein wolke wald meer stadt brücke motor planet museum archiv aufnahme stimme musik tisch brief morgen abend zukunft'
+  ).split(' '),
+  fr: (
+    'contenu équipe version jardin rivière marché conception système nord lumière atelier produit champ bibliothèque signal port voyage hiver été ' +
+    'orange cuivre argent histoire chemin simple moderne calme clair local global service partenaire nouvelle fonction guide centre montagne ' +
+    'fenêtre café papier pierre nuage forêt océan ville pont moteur planète musée archive disque voix musique table lettre matin soir avenir'
+  ).split(' '),
 };
 
 export function textFor(locale, rand) {

@@ -22,7 +22,10 @@ export class QuireApiError extends Error {
 export class ValidationError extends QuireApiError {}
 /** 401: no verified identity from the access gateway, and the server requires one. */
 export class UnauthorizedError extends QuireApiError {}
-/** 403: a page of another origin (FORBIDDEN_ORIGIN), a write from another machine to `astro dev --host` (FORBIDDEN_CLIENT), or refused before the API (Astro's `checkOrigin`, a gateway). */
+/**
+ * 403: a page of another origin (FORBIDDEN_ORIGIN), a write from another machine to `astro dev --host`
+ * (FORBIDDEN_CLIENT), or refused before the API (Astro's `checkOrigin`, a gateway).
+ */
 export class ForbiddenError extends QuireApiError {}
 /** 404: no such content, site, asset or route. */
 export class NotFoundError extends QuireApiError {}

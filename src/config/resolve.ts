@@ -65,6 +65,7 @@ export function describeStartup(options: ResolvedOptions, contentRoot: string, a
     ? `open (no identity required${authType ? `; ${authType} identities recorded for attribution` : ''})`
     : authType
       ? `identity required (auth: ${authType})`
-      : 'identity required, but no auth is configured: every endpoint but /auth/user, /openapi.json and asset files answers 401 until you set `auth` (or CF_ACCESS_TEAM_DOMAIN + CF_ACCESS_AUD) or requireIdentity: false';
+      : 'identity required, but no auth is configured: every endpoint but /auth/user, /openapi.json and asset files answers 401 ' +
+        'until you set `auth` (or CF_ACCESS_TEAM_DOMAIN + CF_ACCESS_AUD) or requireIdentity: false';
   return `content root ${contentRoot}, API at ${options.prefix}, access: ${access}`;
 }

@@ -60,7 +60,9 @@ export async function planRebase(repo: GitRepo, local: string | null, remote: st
       const subject = commit.message.split('\n')[0];
       throw new QuireError(
         'GIT_PULL_FAILED',
-        `Pull stopped: the remote changed ${conflicts.length === 1 ? 'a file' : 'files'} that your commit "${subject}" (${oid.slice(0, 7)}) also changes (${conflicts.join(', ')}). Nothing was changed here. Resolve it in a git client (pull with rebase, fix the files, push), then try again.`,
+        `Pull stopped: the remote changed ${conflicts.length === 1 ? 'a file' : 'files'} ` +
+          `that your commit "${subject}" (${oid.slice(0, 7)}) also changes (${conflicts.join(', ')}). ` +
+          `Nothing was changed here. Resolve it in a git client (pull with rebase, fix the files, push), then try again.`,
         { reason: 'conflict', conflicts, commit: oid },
       );
     }

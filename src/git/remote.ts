@@ -28,9 +28,11 @@ export function unusableRemote(url: string): string | null {
   }
   if (/^https?:\/\//i.test(url)) return null;
   if (/^ssh:\/\//i.test(url) || /^[^\s/@:]+(:[^\s/@]*)?@[\w.-]+:/.test(url)) {
-    return `The remote "${REMOTE}" (${shown}) uses SSH, which Quire cannot use: use an HTTPS remote instead (e.g. \`git remote set-url ${REMOTE} https://github.com/<owner>/<repo>.git\`) and put a token in GIT_TOKEN.`;
+    return `The remote "${REMOTE}" (${shown}) uses SSH, which Quire cannot use: ` +
+      `use an HTTPS remote instead (e.g. \`git remote set-url ${REMOTE} https://github.com/<owner>/<repo>.git\`) and put a token in GIT_TOKEN.`;
   }
-  return `The remote "${REMOTE}" (${shown}) is not an HTTPS URL; Quire can only talk to HTTPS remotes: use an HTTPS remote instead and put a token in GIT_TOKEN.`;
+  return `The remote "${REMOTE}" (${shown}) is not an HTTPS URL; ` +
+    `Quire can only talk to HTTPS remotes: use an HTTPS remote instead and put a token in GIT_TOKEN.`;
 }
 
 /** Whether talking to the remote sends a credential: GIT_TOKEN, or a user and password in the URL itself (isomorphic-git sends those). */
@@ -67,8 +69,10 @@ export function describeRemoteFailure(error: unknown, url: string): string {
   const status = code === 'UserCanceledError' ? 401 : code === 'HttpError' ? data?.statusCode : undefined;
   if (status === 401) {
     return tokenSet
-      ? `The remote ${where} rejected the credentials (HTTP 401): check that GIT_TOKEN holds a valid token (and GIT_USERNAME the user name your host expects; default x-access-token).`
-      : `The remote ${where} asks for credentials (HTTP 401): set GIT_TOKEN (and GIT_USERNAME if your host needs one other than x-access-token) in the server's environment.`;
+      ? `The remote ${where} rejected the credentials (HTTP 401): ` +
+        `check that GIT_TOKEN holds a valid token (and GIT_USERNAME the user name your host expects; default x-access-token).`
+      : `The remote ${where} asks for credentials (HTTP 401): ` +
+        `set GIT_TOKEN (and GIT_USERNAME if your host needs one other than x-access-token) in the server's environment.`;
   }
   if (status === 403) return `The remote ${where} refused access (HTTP 403): the token in GIT_TOKEN needs read and write access to this repository.`;
   if (status === 404) return `There is no repository at ${where} (HTTP 404): check the remote URL, and that the token can see the repository.`;
@@ -101,7 +105,8 @@ export async function fetchBranch(repo: GitRepo, localBranch: string, remoteBran
     if (before) await git.writeRef({ fs: repo.fs, gitdir: repo.gitdir, ref: tracking, value: before, force: true });
     else await git.deleteRef({ fs: repo.fs, gitdir: repo.gitdir, ref: tracking }).catch(() => {});
     if (code === 'NotFoundError' && data?.what === 'HEAD') {
-      throw new Error(`the remote's HEAD (its default branch) names a branch that does not exist there; make an existing branch, such as ${remoteBranch}, the remote's default branch`);
+      throw new Error(`the remote's HEAD (its default branch) names a branch that does not exist there; ` +
+          `make an existing branch, such as ${remoteBranch}, the remote's default branch`);
     }
     throw error;
   }

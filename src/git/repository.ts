@@ -33,7 +33,8 @@ export async function openRepository(contentRoot: string, assetsDir: string): Pr
   }
   const contentScope = relativeInside(found.dir, root)!;
   if (contentScope !== '.' && await isIgnoredFolder(found, contentScope)) {
-    throw new QuireError('GIT_NOT_REPO', `The content root ${contentRoot} is ignored (.gitignore) by the repository at ${found.dir}, so git cannot track it: take it out of .gitignore, or make the content root a repository of its own (\`git init\` in it).`, { contentRoot, repository: found.dir });
+    throw new QuireError('GIT_NOT_REPO', `The content root ${contentRoot} is ignored (.gitignore) by the repository at ${found.dir}, so git cannot track it: ` +
+        `take it out of .gitignore, or make the content root a repository of its own (\`git init\` in it).`, { contentRoot, repository: found.dir });
   }
   const candidates = [contentScope, relativeInside(found.dir, await realpathLoose(assetsDir))];
   return { fs, dir: found.dir, gitdir: found.gitdir, scopes: outermost(candidates.filter((scope): scope is string => scope !== null)), cache: {} };

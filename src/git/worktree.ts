@@ -85,7 +85,8 @@ export async function moveBranch(repo: GitRepo, branchRef: string, from: string 
   if (blocked.length > 0) {
     throw new QuireError(
       'GIT_PULL_FAILED',
-      `Pull stopped: uncommitted changes to ${blocked.join(', ')} would be overwritten by the pulled version. Nothing was changed here. Commit (and pull again), or undo those changes.`,
+      `Pull stopped: uncommitted changes to ${blocked.join(', ')} would be overwritten by the pulled version. ` +
+        `Nothing was changed here. Commit (and pull again), or undo those changes.`,
       { reason: 'uncommitted-changes', conflicts: blocked },
     );
   }

@@ -225,13 +225,22 @@ const TAGS: Record<string, string> = {
 
 const DESCRIPTION = `The content API of astro-quire, generated from the schemas the routes validate with.
 
-- Errors: \`{ error: { code, message, details? } }\`; each operation lists its codes by status. An unknown path under the prefix is 404 ROUTE_NOT_FOUND, a method a path does not have is 405 METHOD_NOT_ALLOWED (with \`Allow\`).
+- Errors: \`{ error: { code, message, details? } }\`; each operation lists its codes by status. An unknown
+  path under the prefix is 404 ROUTE_NOT_FOUND, a method a path does not have is 405 METHOD_NOT_ALLOWED (with
+  \`Allow\`).
 - Etags: \`<metaEtag>.<contentEtag>\` per locale; a write with an outdated etag is 412 STALE_WRITE.
-- A browser request from another origin (an \`Origin\`, or \`Sec-Fetch-Site: cross-site\`, that is neither the site's own nor listed in \`allowedOrigins\`) is 403 FORBIDDEN_ORIGIN; clients that send no \`Origin\` (scripts, servers) are not affected. Under \`astro dev --host\` without required identity, changes from other machines are 403 FORBIDDEN_CLIENT.
-- Identity comes from an access gateway (see the security schemes). With \`requireIdentity\` (the default in production) every operation except those marked public answers 401 UNAUTHORIZED without a verified identity.
-- Astro's \`checkOrigin\` answers unsafe requests from another origin with a plain 403: send an \`Origin\` header matching the site, or a JSON content type. A JSON body sent with another content type is 415 UNSUPPORTED_MEDIA_TYPE.
+- A browser request from another origin (an \`Origin\`, or \`Sec-Fetch-Site: cross-site\`, that is neither the
+  site's own nor listed in \`allowedOrigins\`) is 403 FORBIDDEN_ORIGIN; clients that send no \`Origin\`
+  (scripts, servers) are not affected. Under \`astro dev --host\` without required identity, changes from
+  other machines are 403 FORBIDDEN_CLIENT.
+- Identity comes from an access gateway (see the security schemes). With \`requireIdentity\` (the default in
+  production) every operation except those marked public answers 401 UNAUTHORIZED without a verified identity.
+- Astro's \`checkOrigin\` answers unsafe requests from another origin with a plain 403: send an \`Origin\`
+  header matching the site, or a JSON content type. A JSON body sent with another content type is 415
+  UNSUPPORTED_MEDIA_TYPE.
 - Every GET also answers HEAD (the same headers, no body).
-- The rules schemas cannot show (etags, inheritance, redirects, asset paths, git) are in the package's docs/interface.md.`;
+- The rules schemas cannot show (etags, inheritance, redirects, asset paths, git) are in the package's
+  docs/interface.md.`;
 
 function packageVersion(): string {
   try {

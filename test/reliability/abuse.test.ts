@@ -366,11 +366,14 @@ describe('reliability: malformed input (item 4)', () => {
       ['inherit as a string', page({ inherit: 'yes' })], ['an upper-case locale', page({}, { locales: { EN: { pathname: '/m', content: {} } } })],
       ['a data entry with a site', JSON.stringify({ kind: 'data', site: 'web', collection: 'c', type: 'json', locales: { en: { content: {} } } })],
       ['a site named constructor', page({}, { site: 'constructor' })], ['a site named hasownproperty', page({}, { site: 'hasownproperty' })],
-      ['__proto__ in meta', `{"kind":"page","site":"web","collection":"pages","type":"visual","locales":{"en":{"pathname":"/p","meta":{"__proto__":{"${MARK}":true}},"content":{"visualData":{}}}}}`],
+      ['__proto__ in meta', `{"kind":"page","site":"web","collection":"pages","type":"visual",` +
+        `"locales":{"en":{"pathname":"/p","meta":{"__proto__":{"${MARK}":true}},"content":{"visualData":{}}}}}`],
       ['__proto__ as a locale', `{"kind":"page","site":"web","collection":"pages","type":"visual","locales":{"en":{"pathname":"/p","content":{}},"__proto__":{"${MARK}":true}}}`],
-      ['visual data nested 100,000 deep', `{"kind":"page","site":"web","collection":"pages","type":"visual","locales":{"en":{"pathname":"/deep","content":{"visualData":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}}`],
+      ['visual data nested 100,000 deep', `{"kind":"page","site":"web","collection":"pages","type":"visual",` +
+        `"locales":{"en":{"pathname":"/deep","content":{"visualData":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}}`],
       ['data nested 20,000 deep', `{"kind":"data","collection":"deep","type":"json","locales":{"en":{"content":{"data":{"x":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}}}}}`],
-      ['constructor.prototype in content', `{"kind":"page","site":"web","collection":"pages","type":"visual","locales":{"en":{"pathname":"/p","content":{"visualData":{"constructor":{"prototype":{"${MARK}":true}}}}}}}`],
+      ['constructor.prototype in content', `{"kind":"page","site":"web","collection":"pages","type":"visual",` +
+        `"locales":{"en":{"pathname":"/p","content":{"visualData":{"constructor":{"prototype":{"${MARK}":true}}}}}}}`],
     ];
     for (const [label, body] of CREATES) json(`create: ${label}`, 'POST', '/content', body);
     const UPDATES: Array<[string, unknown]> = [
@@ -626,7 +629,8 @@ describe('reliability: uploads (item 8)', () => {
       const url = new URL(server.url);
       await new Promise<void>((resolve) => {
         const socket = net.connect(Number(url.port), url.hostname, () => {
-          socket.write(`POST /__cms/api/assets/upload HTTP/1.1\r\nHost: ${url.host}\r\nOrigin: ${url.origin}\r\nContent-Type: ${big.contentType}\r\nContent-Length: ${big.body.length}\r\n\r\n`);
+          socket.write(`POST /__cms/api/assets/upload HTTP/1.1\r\nHost: ${url.host}\r\nOrigin: ${url.origin}\r\n` +
+            `Content-Type: ${big.contentType}\r\nContent-Length: ${big.body.length}\r\n\r\n`);
           socket.write(big.body.subarray(0, 20_000), () => setTimeout(() => { socket.destroy(); resolve(); }, 50));
         });
         socket.on('error', () => resolve());

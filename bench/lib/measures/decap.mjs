@@ -38,7 +38,8 @@ export async function measureDecap({ server, catalog, decapDir, repoRoot, settin
     if (decapList.status !== 200 || quireList.status !== 200) {
       rows.push(failedRow({ id: listId, measure: listMeasure, target: target.faster(), note: `decap ${decapList.status}, Quire ${quireList.status}` }));
     } else {
-      log(`decap: listing ${catalog.items.length} entries (Decap ${decapList.json.length} files, ${kb(decapList.bytes)}; Quire ${quireList.json.total} items, ${kb(quireList.bytes)})`);
+      log(`decap: listing ${catalog.items.length} entries (Decap ${decapList.json.length} files, ${kb(decapList.bytes)}; ` +
+          `Quire ${quireList.json.total} items, ${kb(quireList.bytes)})`);
       const compared = await compareLatency({
         baseline: { url: decapUrl, requests: [listing] },
         subject: { url: server.url, requests: [{ method: 'GET', path: `${API}/content` }] },

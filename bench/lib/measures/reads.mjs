@@ -47,7 +47,8 @@ async function compareToFloor(server, { id, measure, paths, goal, settings, chec
     target: goal,
     details,
   });
-  log(`   ${measure}: Quire ${fmtMs(comparison.subject.p50)} vs floor ${fmtMs(comparison.baseline.p50)} → ${row.ratio}× (${comparison.subject.samples} + ${comparison.baseline.samples} samples)`);
+  log(`   ${measure}: Quire ${fmtMs(comparison.subject.p50)} vs floor ${fmtMs(comparison.baseline.p50)} → ` +
+      `${row.ratio}× (${comparison.subject.samples} + ${comparison.baseline.samples} samples)`);
   return row;
 }
 

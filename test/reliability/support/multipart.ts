@@ -17,7 +17,8 @@ export function multipart(parts: Part[], boundary = `----quire${randomBytes(8).t
     const disposition = part.filename === undefined
       ? `form-data; name="${part.name}"`
       : `form-data; name="${part.name}"; filename="${part.filename}"`;
-    const head = `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${part.filename !== undefined ? `Content-Type: ${part.type ?? 'application/octet-stream'}\r\n` : ''}\r\n`;
+    const type = part.filename !== undefined ? `Content-Type: ${part.type ?? 'application/octet-stream'}\r\n` : '';
+    const head = `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`;
     chunks.push(Buffer.from(head), part.data ?? Buffer.from(part.value ?? ''), Buffer.from('\r\n'));
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
