@@ -239,8 +239,8 @@ const DESCRIPTION = `The content API of astro-quire, generated from the schemas 
   header matching the site, or a JSON content type. A JSON body sent with another content type is 415
   UNSUPPORTED_MEDIA_TYPE.
 - Every GET also answers HEAD (the same headers, no body).
-- The rules schemas cannot show (etags, inheritance, redirects, asset paths, git) are in the package's
-  docs/interface.md.`;
+- The rules schemas cannot show (etags, inheritance, redirects, asset paths, git) are in docs/interface.md
+  of the astro-quire repository.`;
 
 function packageVersion(): string {
   try {
