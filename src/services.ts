@@ -30,19 +30,20 @@ function createServices(options: ResolvedOptions) {
     allowPrivateNetworks: options.importUrl.allowPrivateNetworks,
     content: store,
   });
+  const verifyIdentity = createIdentityVerifier(auth);
   const app = createApp({
     prefix: options.prefix,
     store,
     sites,
     git,
     assets,
-    verifyIdentity: createIdentityVerifier(auth),
+    verifyIdentity,
     requireIdentity: options.requireIdentity,
     limits: options.limits,
   });
   // In dev the integration already said this at startup; a built server says it when it first serves the API.
   if (options.mode === 'production') console.info(`[astro-quire] ${describeStartup(options, root, auth?.type)}`);
-  return { app, store, sites, redirectFor: createRedirectLookup(store, sites) };
+  return { app, store, sites, verifyIdentity, redirectFor: createRedirectLookup(store, sites) };
 }
 
 export type Services = ReturnType<typeof createServices>;
