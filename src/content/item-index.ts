@@ -37,11 +37,11 @@ export class ItemIndex {
     return true;
   }
 
-  /** Forgets a locale if it is still the one stored at `path`; an item with no locales left is gone. */
-  removeLocale(id: string, locale: string, path?: string): void {
+  /** Forgets a locale if it is still the one stored at `path` (and says whether it did); an item with no locales left is gone. */
+  removeLocale(id: string, locale: string, path?: string): boolean {
     const item = this.items.get(id);
     const stored = item?.locales.get(locale);
-    if (!item || !stored || (path && stored.path !== path)) return;
+    if (!item || !stored || (path && stored.path !== path)) return false;
     item.locales.delete(locale);
     this.#manifests.delete(id);
     this.version++;
@@ -49,6 +49,7 @@ export class ItemIndex {
       this.items.delete(id);
       this.#sorted = null;
     }
+    return true;
   }
 
   sorted(): readonly Item[] {

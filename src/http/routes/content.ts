@@ -80,7 +80,7 @@ export function contentRoutes(store: ContentStore, limits: { jsonBodyBytes: numb
       if (!ifMatch) {
         throw new QuireError('MISSING_REQUIRED_FIELD', 'DELETE needs an If-Match header with the current etag.', { fields: [{ field: 'If-Match', message: 'Required' }] });
       }
-      await store.remove(c.req.param('id'), locale, parseEtag(ifMatch));
+      await store.remove(c.req.param('id'), locale, parseEtag(ifMatch), author(c));
       return c.json({ success: true });
     })
     .post('/:id/mark-reviewed', transition(store.markReviewed))
