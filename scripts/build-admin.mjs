@@ -13,6 +13,8 @@ const outdir = path.join(repoRoot, 'dist', 'admin');
 
 await fs.rm(outdir, { recursive: true, force: true });
 const result = await esbuild.build({
+  // Output paths in the metafile are relative to this.
+  absWorkingDir: repoRoot,
   entryPoints: { main: path.join(repoRoot, 'src', 'admin', 'main.tsx') },
   bundle: true,
   splitting: true,
