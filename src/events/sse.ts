@@ -1,6 +1,6 @@
 import type { ChangeFeed } from './feed.js';
 
-export const HEARTBEAT_MS = 15_000;
+const HEARTBEAT_MS = 15_000;
 /** A client this far behind (it stopped reading) is dropped; it reconnects and refreshes. */
 const MAX_QUEUED_BYTES = 1024 * 1024;
 
