@@ -70,13 +70,13 @@ export function createContentStore(options: StoreOptions) {
   const withItemLock = <T>(id: string, task: () => Promise<T>) => itemLocks.run(id, task);
   const gate = new WriteGate();
   const { feed } = options;
+  let catchUp: NodeJS.Timeout | undefined;
   const sync = createIndexSync(root, index, {
     excluded: options.excluded,
     withItemLock,
     onDirty: catchUpSoon,
     onDiskChange: (id, locale, action) => announce(id, locale, action, null),
   });
-  let catchUp: NodeJS.Timeout | undefined;
 
   /**
    * Without listeners a changed file is read when a request next needs the index; with them, soon
