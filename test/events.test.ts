@@ -1,10 +1,12 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createQuireClient, type QuireClient, type QuireEvent } from '../src/client/index.js';
 import { createChangeFeed } from '../src/events/feed.js';
 import { changeStream } from '../src/events/sse.js';
 import { gitCli } from './support/git-cli.js';
+import { startGitServer, type GitServer } from './support/git-server.js';
 import { bearer } from './support/http.js';
 import { png } from './support/images.js';
 import { startJwksServer, type JwksServer } from './support/jwks-server.js';
@@ -83,23 +85,34 @@ afterAll(async () => {
 
 const authConfig = () => `auth: { type: 'jwt', jwksUrl: '${jwks.jwksUrl}', issuer: 'https://gateway.test', audience: 'quire-test' }`;
 
+const GIT_TOKEN = 'events-token';
+
 describe('/events in astro dev', () => {
   let server: RunningSite;
   let contentRoot: string;
   let client: QuireClient;
+  let remotes: string;
+  let gitServer: GitServer;
 
   beforeAll(async () => {
     const site = await createSite({ name: 'events-dev', config: `{ ${authConfig()} }`, content: { 'sites.json': SITES_JSON } });
     contentRoot = site.contentRoot;
+    // The content root is a repository of its own with a remote on a real git server, for the pull test.
+    remotes = await mkdtemp(path.join(os.tmpdir(), 'quire-events-'));
+    gitServer = await startGitServer({ root: remotes, token: GIT_TOKEN });
+    await gitCli(remotes, ['init', '-q', '--bare', '-b', 'main', 'events.git']);
     await gitCli(contentRoot, ['init', '-q', '-b', 'main']);
     await gitCli(contentRoot, ['add', '-A']);
     await gitCli(contentRoot, ['commit', '-q', '-m', 'init']);
-    server = await site.startDev({ GIT_BRANCH: undefined, CONTENT_PATH: undefined });
+    await gitCli(contentRoot, ['remote', 'add', 'origin', gitServer.repoUrl('events.git')]);
+    server = await site.startDev({ GIT_TOKEN, GIT_USERNAME: undefined, GIT_BRANCH: undefined, CONTENT_PATH: undefined });
     const token = await jwks.sign(ALICE);
     client = createQuireClient({ baseUrl: server.url, headers: bearer(token) });
   });
   afterAll(async () => {
     await server?.stop();
+    await gitServer?.close();
+    if (remotes) await rm(remotes, { recursive: true, force: true });
   });
 
   it('starts with event: ready and sends a ": ping" heartbeat every 15 s', { timeout: 40_000 }, async () => {
@@ -175,6 +188,34 @@ describe('/events in astro dev', () => {
       await client.git.commit('events test');
       expect(await listener.waitFor('commit', (e) => e.kind === 'git')).toEqual({ kind: 'git', action: 'commit' });
       expect(listener.errors).toEqual([]);
+    } finally {
+      listener.stop();
+    }
+  });
+
+  it('announces what a git pull changed (by null) and the pull itself', async () => {
+    const created = await client.content.create({
+      kind: 'page', site: 'main', collection: 'pages', type: 'visual',
+      locales: { en: { pathname: '/pulled', meta: { title: 'Ours' }, content: visual('x') } },
+    });
+    await client.git.commit('before the pull');
+    await client.git.push();
+    // Another editor changes the page in a clone and pushes.
+    const other = path.join(remotes, 'other');
+    await gitCli(remotes, ['clone', '-q', gitServer.repoUrl('events.git').replace('http://', `http://x:${GIT_TOKEN}@`), other]);
+    const file = await localeFile(other, created.id, 'en');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('Ours', 'Theirs'));
+    await gitCli(other, ['commit', '-q', '-am', 'their edit']);
+    await gitCli(other, ['push', '-q', 'origin', 'main']);
+
+    const listener = listen(client);
+    try {
+      await listener.waitOpen();
+      await client.git.pull();
+      const changed = await listener.waitFor('pulled change', (e) => e.kind === 'content' && e.id === created.id);
+      expect(changed).toMatchObject({ locale: 'en', by: null, action: 'updated', etag: (await client.content.getLocale(created.id, 'en')).localized.etag });
+      await listener.waitFor('pull', (e) => e.kind === 'git' && e.action === 'pull');
+      expect(listener.events.filter((e) => e.kind === 'git').map((e) => e.action)).toEqual(['pull']);
     } finally {
       listener.stop();
     }
