@@ -13,9 +13,16 @@ export function adminFilesDir(): string {
   return path.join(path.dirname(packageJson), 'dist', 'admin');
 }
 
-/** Read on every shell request, so a rebuilt admin shows without restarting `astro dev` (the shell is rare; its files are cached). */
-export async function readManifest(dir: string): Promise<AdminManifest> {
-  return JSON.parse(await fs.readFile(path.join(dir, 'manifest.json'), 'utf8')) as AdminManifest;
+/**
+ * Read on every shell request, so a rebuilt admin shows without restarting `astro dev` (the shell
+ * is rare; its files are cached). Null when the package was built without its admin.
+ */
+export async function readManifest(dir: string): Promise<AdminManifest | null> {
+  const text = await fs.readFile(path.join(dir, 'manifest.json'), 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  return text === null ? null : JSON.parse(text) as AdminManifest;
 }
 
 const TEXT_TYPES = /^(text\/|application\/(javascript|json)|image\/svg\+xml)/;

@@ -27,7 +27,13 @@ export function createAdminHandler(options: ResolvedOptions & { admin: { path: s
     dir ??= adminFilesDir();
     const { pathname } = new URL(request.url);
     if (pathname.startsWith(assetsPrefix)) return serveAdminFile(dir, pathname.slice(assetsPrefix.length), request.method === 'GET');
-    const shell = renderShell({ basePath, apiPrefix: options.prefix, mode: options.mode }, await readManifest(dir));
+    const manifest = await readManifest(dir);
+    if (!manifest) {
+      return new Response('The Quire admin is not built: the astro-quire package has no dist/admin/manifest.json (build it with `npm run build`).', {
+        status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' },
+      });
+    }
+    const shell = renderShell({ basePath, apiPrefix: options.prefix, mode: options.mode }, manifest);
     return html(request.method === 'GET' ? shell : '', 200);
   };
 }
