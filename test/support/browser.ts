@@ -92,9 +92,12 @@ export async function checkA11y(page: Page, options: { exclude?: string[]; label
   return violations;
 }
 
-/** Saves a PNG of the page (the whole scrollable page unless `fullPage: false`) at `file`, creating its folder; returns the path. */
+/**
+ * Saves a PNG of what the viewport shows (set its size with `page.setViewportSize`; `fullPage: true`
+ * for the whole scrollable page, where sticky bars land mid-page) at `file`, creating its folder; returns the path.
+ */
 export async function screenshot(page: Page, file: string, options: { fullPage?: boolean } = {}): Promise<string> {
   await mkdir(path.dirname(file), { recursive: true });
-  await page.screenshot({ path: file, fullPage: options.fullPage ?? true, type: 'png' });
+  await page.screenshot({ path: file, fullPage: options.fullPage ?? false, type: 'png' });
   return file;
 }
