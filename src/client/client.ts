@@ -1,5 +1,6 @@
 import { createEtagMemory } from './etag-memory.js';
 import { errorFromResponse } from './errors.js';
+import { readEventStream } from './event-stream.js';
 import type * as T from './types.js';
 
 export interface QuireClientOptions {
@@ -22,6 +23,7 @@ interface Call {
   json?: unknown;
   form?: FormData;
   headers?: Record<string, string>;
+  signal?: AbortSignal;
 }
 
 const encode = encodeURIComponent;
@@ -59,7 +61,7 @@ export function createQuireClient(options: QuireClientOptions) {
     } else if (call.form) {
       body = call.form;
     }
-    const response = await fetchImpl(url, { method, headers, body });
+    const response = await fetchImpl(url, { method, headers, body, signal: call.signal });
     if (!response.ok) throw errorFromResponse(response.status, await response.text());
     return response;
   }
@@ -95,6 +97,50 @@ export function createQuireClient(options: QuireClientOptions) {
     etags.set(id, locale, result.etag);
     return result;
   };
+
+  /**
+   * Listens to `GET /events` until stopped: reconnects after a failure or a drop, waiting longer
+   * each time (reset once a stream opens). Returns the function that stops it.
+   */
+  function subscribe(handlers: T.EventHandlers, options: T.SubscribeOptions = {}): () => void {
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    options.signal?.addEventListener('abort', stop, { once: true });
+    if (options.signal?.aborted) stop();
+    const { signal } = controller;
+    const firstWait = options.retryMs ?? 1000;
+    const wait = (ms: number) => new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      }, { once: true });
+    });
+    void (async () => {
+      let delay = firstWait;
+      while (!signal.aborted) {
+        try {
+          const response = await send('GET', '/events', { headers: { accept: 'text/event-stream' }, signal });
+          await readEventStream(response.body!, ({ event, data }) => {
+            if (event === 'ready') {
+              delay = firstWait;
+              handlers.onOpen?.();
+            } else if (event === 'change') {
+              handlers.onEvent(JSON.parse(data) as T.QuireEvent);
+            }
+          });
+          if (!signal.aborted) handlers.onError?.(new Error('The event stream was closed by the server.'));
+        } catch (error) {
+          if (signal.aborted) break;
+          handlers.onError?.(error);
+        }
+        await wait(delay);
+        delay = Math.min(delay * 2, options.maxRetryMs ?? 30_000);
+      }
+      options.signal?.removeEventListener('abort', stop);
+    })();
+    return stop;
+  }
 
   return {
     /** The etags the client carries: read them, set one, or forget them. */
@@ -200,6 +246,10 @@ export function createQuireClient(options: QuireClientOptions) {
       serve: (path: string) => send('GET', `/assets/serve/${encodePath(path)}`),
       /** The URL to put in content for an asset path (what `AssetEntry.url` holds, made absolute). */
       serveUrl: (path: string) => `${base}/assets/serve/${encodePath(path)}`,
+    },
+
+    events: {
+      subscribe,
     },
 
     git: {

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AssetLibrary } from '../assets/index.js';
 import type { ContentStore } from '../content/store.js';
+import type { ChangeFeed } from '../events/feed.js';
 import type { GitService } from '../git/service.js';
 import type { SitesSource } from '../sites/sites-config.js';
 import type { IdentityVerifier } from '../identity/types.js';
@@ -14,6 +15,7 @@ import { assetRoutes, assetServeRoutes } from './routes/assets.js';
 import { authRoutes } from './routes/auth.js';
 import { contentRoutes } from './routes/content.js';
 import { dataRoutes } from './routes/data.js';
+import { eventRoutes } from './routes/events.js';
 import { fragmentRoutes } from './routes/fragments.js';
 import { gitRoutes } from './routes/git.js';
 import { openApiRoutes } from './routes/openapi.js';
@@ -25,6 +27,7 @@ export interface AppDependencies {
   sites: SitesSource;
   git: GitService;
   assets: AssetLibrary;
+  events: ChangeFeed;
   verifyIdentity: IdentityVerifier;
   requireIdentity: boolean;
   /** Browser origins besides the site's own that may call the API. */
@@ -47,6 +50,7 @@ export function createApp(deps: AppDependencies) {
   api.use('*', identityMiddleware(deps.verifyIdentity, { requireIdentity: deps.requireIdentity, publicPath: `${deps.prefix}/auth/user` }));
   if (deps.loopbackWritesOnly) api.use('*', devNetworkGuard());
   api.route('/auth', authRoutes());
+  api.route('/events', eventRoutes(deps.events));
   api.route('/content', contentRoutes(deps.store, deps.limits));
   api.route('/data', dataRoutes(deps.store));
   api.route('/fragments', fragmentRoutes(deps.store, deps.sites, 'fragment'));

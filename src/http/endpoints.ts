@@ -51,6 +51,8 @@ export interface Endpoint {
     schema?: v.GenericSchema;
     /** The body is the stored file itself. */
     file?: true;
+    /** The body is a stream of Server-Sent Events, described in `description`. */
+    eventStream?: true;
     /** The answer carries `ETag: "<metaEtag>.<contentEtag>"`. */
     etag?: true;
     /** Another success status with the same body (a batch with failures: 207). */
@@ -159,6 +161,15 @@ export const ENDPOINTS: readonly Endpoint[] = [
     method: 'GET', path: '/auth/user', operation: 'auth.user', public: true, summary: 'Who the caller is',
     description: 'The identity the access gateway verified, or `authenticated: false`. Answers in every access mode.',
     response: ok(AuthUserSchema, 'The verified identity, if any.'),
+    errors: [],
+  },
+  {
+    method: 'GET', path: '/events', operation: 'events.subscribe', summary: 'Live changes (Server-Sent Events)',
+    description: 'Stays open and announces every change: first `event: ready` with `data: {}`, then per change `event: change` with JSON data, one of '
+      + '`{ kind: "content", id, locale, etag, by, action }` (`locale` null: the whole item; `etag` null: deleted; `by`: the writer\'s email, null for a change seen on disk; `action`: created, updated or deleted), '
+      + '`{ kind: "asset", path, action }` (`action`: uploaded, updated, moved, deleted or folder) and `{ kind: "git", action }` (commit, pull or push). '
+      + 'A `: ping` comment every 15 s keeps proxies from closing it.',
+    response: { status: 200, eventStream: true, description: 'A `text/event-stream` of changes.' },
     errors: [],
   },
 

@@ -80,7 +80,7 @@ export function contentRoutes(store: ContentStore, limits: { jsonBodyBytes: numb
     .patch('/:id', write)
     .delete('/:id', async (c) => {
       const { locale } = parseInput(DeleteQuerySchema, c.req.query(), 'query');
-      await store.remove(c.req.param('id'), locale, guardEtag({ ifMatch: c.req.header('if-match') }, { required: true }));
+      await store.remove(c.req.param('id'), locale, guardEtag({ ifMatch: c.req.header('if-match') }, { required: true }), author(c));
       return c.json({ success: true });
     })
     .post('/:id/mark-reviewed', transition(store.markReviewed))
