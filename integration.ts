@@ -38,6 +38,13 @@ export function quire(userOptions?: UserOptions): AstroIntegration {
           entrypoint: new URL('./routes/api.js', import.meta.url),
           prerender: false,
         });
+        if (options.admin) {
+          injectRoute({
+            pattern: `${options.admin.path}/[...route]`,
+            entrypoint: new URL('./routes/admin.js', import.meta.url),
+            prerender: false,
+          });
+        }
         if (options.redirects) {
           addMiddleware({ entrypoint: new URL('./routes/middleware.js', import.meta.url), order: 'pre' });
         }

@@ -19,6 +19,7 @@ const astroBin = path.join(repoRoot, 'node_modules', '.bin', 'astro');
 const host = '127.0.0.1';
 const port = process.env.PORT ? Number(process.env.PORT) : 4321;
 const prefix = '/__cms/api';
+const adminPath = '/__cms';
 const siteUrl = `http://${host}:${port}`;
 const apiUrl = `${siteUrl}${prefix}`;
 const READY_TIMEOUT_MS = 60_000;
@@ -138,6 +139,7 @@ if (response) {
     line,
     '  Quire playground is running',
     '',
+    `  Admin    ${siteUrl}${adminPath}       (edit the content here)`,
     `  Site     ${siteUrl}/            (the marketing site; /de and /fr for its other locales)`,
     `  Docs     ${siteUrl}/docs`,
     `  Overview ${siteUrl}/playground  (every page by site and locale, moved pages, API links)`,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { createAssetLibrary } from './assets/index.js';
 import { describeStartup, type ResolvedOptions } from './config/resolve.js';
 import { createContentStore } from './content/store.js';
+import { createChangeFeed } from './events/feed.js';
 import { createGitService } from './git/service.js';
 import { createApp } from './http/app.js';
 import { effectiveAuth } from './identity/auth-config.js';
@@ -20,8 +21,11 @@ function createServices(options: ResolvedOptions) {
   const assetsDir = options.assets.dir === path.join(options.contentRoot, 'assets') ? path.join(root, 'assets') : options.assets.dir;
   const auth = effectiveAuth(options.auth);
   const sites = createSitesConfig(root);
-  const store = createContentStore({ root, sites, metadataBytes: options.limits.metadataBytes, excluded: [assetsDir] });
-  const git = createGitService({ contentRoot: root, assetsDir, branch: options.git.branch, exclusive: (task) => store.exclusive(task) });
+  const events = createChangeFeed();
+  const store = createContentStore({ root, sites, metadataBytes: options.limits.metadataBytes, excluded: [assetsDir], feed: events });
+  const git = createGitService({
+    contentRoot: root, assetsDir, branch: options.git.branch, exclusive: (task) => store.exclusive(task), announce: events.announce,
+  });
   const assets = createAssetLibrary({
     dir: assetsDir,
     maxBytes: options.assets.maxBytes,
@@ -29,14 +33,17 @@ function createServices(options: ResolvedOptions) {
     prefix: options.prefix,
     allowPrivateNetworks: options.importUrl.allowPrivateNetworks,
     content: store,
+    announce: events.announce,
   });
+  const verifyIdentity = createIdentityVerifier(auth);
   const app = createApp({
     prefix: options.prefix,
     store,
     sites,
     git,
     assets,
-    verifyIdentity: createIdentityVerifier(auth),
+    events,
+    verifyIdentity,
     requireIdentity: options.requireIdentity,
     allowedOrigins: options.allowedOrigins,
     loopbackWritesOnly: options.mode === 'dev' && !options.requireIdentity && !options.dev.allowNetworkWrites,
@@ -44,7 +51,7 @@ function createServices(options: ResolvedOptions) {
   });
   // In dev the integration already said this at startup; a built server says it when it first serves the API.
   if (options.mode === 'production') console.info(`[astro-quire] ${describeStartup(options, root, auth?.type)}`);
-  return { app, store, sites, redirectFor: createRedirectLookup(store, sites) };
+  return { app, store, sites, verifyIdentity, redirectFor: createRedirectLookup(store, sites) };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -107,6 +107,25 @@ describe('typed client (dev)', () => {
     expect((await quire.openapi()).openapi).toMatch(/^3\.1\./);
   });
 
+  it('subscribes to live events and stops when asked', async () => {
+    const events: unknown[] = [];
+    let opened!: () => void;
+    const open = new Promise<void>((resolve) => { opened = resolve; });
+    const stop = quire.events.subscribe({ onEvent: (event) => events.push(event), onOpen: () => opened() });
+    await open;
+    const created = await quire.content.create({
+      kind: 'data', collection: 'events', type: 'json', locales: { en: { content: { data: { a: 1 } } } },
+    });
+    // Deleted again, so the lists the tests below count are as they expect.
+    await quire.content.delete(created.id, { etag: created.etag });
+    for (let tries = 0; tries < 100 && events.length < 2; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+    stop();
+    expect(events).toEqual([
+      { kind: 'content', id: created.id, locale: 'en', etag: created.etag, by: null, action: 'created' },
+      { kind: 'content', id: created.id, locale: null, etag: null, by: null, action: 'deleted' },
+    ]);
+  });
+
   describe('content', () => {
     let id: string;
 

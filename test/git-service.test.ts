@@ -48,11 +48,13 @@ async function setup(options: { files?: Record<string, string>; contentDir?: str
   if (options.init !== false) await gitCli(repo, ['init', '-q', '-b', 'main']);
   await gitCli(remotes, ['init', '-q', '--bare', '-b', 'main', `${name}.git`]);
   const contentRoot = path.join(repo, options.contentDir ?? 'content');
+  const announced: string[] = [];
   const service = createGitService({
     contentRoot,
     assetsDir: options.assetsDir ?? path.join(contentRoot, 'assets'),
     branch: options.branch ?? null,
     exclusive,
+    announce: (event) => announced.push(event.action),
   });
   const url = server.repoUrl(`${name}.git`);
   const git = (...args: string[]) => gitCli(repo, args);
@@ -61,7 +63,7 @@ async function setup(options: { files?: Record<string, string>; contentDir?: str
     await gitCli(scratch, ['clone', '-q', url.replace('http://', `http://x:${TOKEN}@`), dir]);
     return { dir, git: (...args: string[]) => gitCli(dir, args) };
   };
-  return { repo, service, url, git, clone, remote: (...args: string[]) => gitCli(path.join(remotes, `${name}.git`), args) };
+  return { repo, service, url, git, clone, announced, remote: (...args: string[]) => gitCli(path.join(remotes, `${name}.git`), args) };
 }
 
 async function expectFailure(promise: Promise<unknown>, code: string) {
@@ -72,10 +74,13 @@ async function expectFailure(promise: Promise<unknown>, code: string) {
 
 describe('git service', () => {
   it('works when the content root is the repository root', async () => {
-    const { service, git } = await setup({ files: { 'a.json': 'a\n', 'sub/b.json': 'b\n' }, contentDir: '.' });
+    const { service, git, announced } = await setup({ files: { 'a.json': 'a\n', 'sub/b.json': 'b\n' }, contentDir: '.' });
     expect(await service.status()).toMatchObject({ changedFiles: 2 });
     expect((await service.commit('all', null)).summary).toBe('2 files changed');
     expect(await git('status', '--porcelain')).toBe('');
+    // A commit is announced (to /events); a commit with nothing to commit is not.
+    expect((await service.commit('again', null)).commit).toBeNull();
+    expect(announced).toEqual(['commit']);
   });
 
   it('leaves a file staged by hand outside the content root out of the commit', async () => {

@@ -8,6 +8,7 @@ import { idBase, uniqueId } from '../src/content/ids.js';
 import { ItemIndex } from '../src/content/item-index.js';
 import { createContentStore, type ContentStore } from '../src/content/store.js';
 import type { ContentType, ItemHome, StoredLocale } from '../src/content/types.js';
+import { createChangeFeed } from '../src/events/feed.js';
 import { createSitesConfig } from '../src/sites/sites-config.js';
 import { idLike } from './support/ids.js';
 
@@ -130,7 +131,7 @@ describe('a store with a hand-copied file', () => {
     await writeFile(path.join(root, 'pages/blog/pages/team.en.json'), page('Blog'));
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
-      store = createContentStore({ root, sites: createSitesConfig(root), metadataBytes: 4096, excluded: [path.join(root, 'assets')] });
+      store = createContentStore({ root, sites: createSitesConfig(root), metadataBytes: 4096, excluded: [path.join(root, 'assets')], feed: createChangeFeed() });
       expect((await store.get('team')).site).toBe('blog');
       expect(await store.idClashes()).toEqual([{ id: 'team', served: ['pages/blog/pages/team.en.json'], ignored: ['pages/main/pages/team.en.json'] }]);
       const logged = warn.mock.calls.map((call) => String(call[0])).filter((line) => line.includes('ID clash'));

@@ -14,7 +14,7 @@ type Doc = any;
 function routerOperations(prefix: string): string[] {
   const inert = {} as never;
   const deps: AppDependencies = {
-    prefix, store: inert, sites: inert, git: inert, assets: inert,
+    prefix, store: inert, sites: inert, git: inert, assets: inert, events: inert,
     verifyIdentity: async () => ({ identity: null, reason: 'none' }), requireIdentity: false,
     allowedOrigins: [], loopbackWritesOnly: true, limits: { jsonBodyBytes: 1024 },
   };

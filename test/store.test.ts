@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseLocaleFile, serializeLocaleFile } from '../src/content/files.js';
 import { createContentStore, type ContentStore } from '../src/content/store.js';
-import type { QuireError } from '../src/errors.js';
+import { QuireError } from '../src/errors.js';
+import { createChangeFeed } from '../src/events/feed.js';
 import { createSitesConfig } from '../src/sites/sites-config.js';
 
 const SITES = { sites: { web: { locales: ['en', 'de'], defaultLocale: 'en' } }, globalLocales: ['en', 'de'] };
@@ -14,7 +15,7 @@ describe('content store', () => {
   let stores: ContentStore[];
 
   const open = () => {
-    const store = createContentStore({ root, sites: createSitesConfig(root), metadataBytes: 1024, excluded: [path.join(root, 'assets')] });
+    const store = createContentStore({ root, sites: createSitesConfig(root), metadataBytes: 1024, excluded: [path.join(root, 'assets')], feed: createChangeFeed() });
     stores.push(store);
     return store;
   };

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Item } from '../content/types.js';
 import { QuireError } from '../errors.js';
+import type { QuireEvent } from '../events/types.js';
 import { isActiveContent } from './active-content.js';
 import { createFileAdder, type AddInfo } from './add-file.js';
 import { isPublicAddress } from './address-policy.js';
@@ -37,6 +38,8 @@ export interface AssetLibraryOptions {
   };
   /** @default 30000 */
   importTimeoutMs?: number;
+  /** Told of each change to the library. */
+  announce: (event: QuireEvent & { kind: 'asset' }) => void;
 }
 
 const MAX_REDIRECTS = 5;
@@ -63,6 +66,11 @@ export function createAssetLibrary(options: AssetLibraryOptions) {
     await temp.swept();
     return task();
   });
+  /** Announces a change that went through, passing its result on. */
+  const announced = <T>(action: (QuireEvent & { kind: 'asset' })['action'], path: string | null, result: T): T => {
+    options.announce({ kind: 'asset', path, action });
+    return result;
+  };
   const notFound = (assetPath: string) => new QuireError('ASSET_NOT_FOUND', `No asset at "${assetPath}".`, { path: assetPath });
 
   /** An existing asset file: its checked segments, real path and lstat. */
@@ -100,7 +108,8 @@ export function createAssetLibrary(options: AssetLibraryOptions) {
         maxRedirects: MAX_REDIRECTS,
         isAllowed: options.allowPrivateNetworks ? () => true : isPublicAddress,
       });
-      return await write(() => addFile(tempPath, nameFromUrl(finalUrl), size, info));
+      const entry = await write(() => addFile(tempPath, nameFromUrl(finalUrl), size, info));
+      return announced('uploaded', entry.path, entry);
     } finally {
       await temp.remove(tempPath);
     }
@@ -127,8 +136,8 @@ export function createAssetLibrary(options: AssetLibraryOptions) {
     },
 
     /** Sets or (with null or empty) removes alt text and tags. */
-    updateMeta(input: string, change: { alt?: string | null; tags?: string[] | null }): Promise<AssetEntry> {
-      return changeRecord(input, (record) => {
+    async updateMeta(input: string, change: { alt?: string | null; tags?: string[] | null }): Promise<AssetEntry> {
+      const entry = await changeRecord(input, (record) => {
         const next = { ...record };
         if (change.alt === null || change.alt === '') delete next.alt;
         else if (change.alt !== undefined) next.alt = change.alt;
@@ -136,6 +145,7 @@ export function createAssetLibrary(options: AssetLibraryOptions) {
         else if (change.tags !== undefined) next.tags = [...new Set(change.tags)];
         return next;
       });
+      return announced('updated', entry.path, entry);
     },
 
     /** Deletes the file and its metadata. */
@@ -149,6 +159,7 @@ export function createAssetLibrary(options: AssetLibraryOptions) {
         catalog.forget(file.real);
         if (records.delete(file.name)) await manifests.write(folder, pruneRecords(records, await folders.namesIn(folder)));
       }));
+      announced('deleted', segments.join('/'), undefined);
     },
 
     /** Where content refers to the asset, from the content index (recomputed only when content changed). */
@@ -186,7 +197,8 @@ export function createAssetLibrary(options: AssetLibraryOptions) {
     async addUpload(received: ReceivedUpload, info: AddInfo): Promise<AssetEntry> {
       if (!received.file) throw new QuireError('INVALID_REQUEST', 'No file in the upload: send it in a multipart field named "file".', { field: 'file' });
       const { tempPath, originalName, size } = received.file;
-      return write(() => addFile(tempPath, originalName, size, info));
+      const entry = await write(() => addFile(tempPath, originalName, size, info));
+      return announced('uploaded', entry.path, entry);
     },
 
     /** Removes the upload's temp file if it is still there. */
@@ -209,19 +221,19 @@ export function createAssetLibrary(options: AssetLibraryOptions) {
     },
 
     /** Moves files between folders; `moved` counts what actually moved. */
-    move: (...args: Parameters<typeof moveFiles>) => write(() => moveFiles(...args)),
+    move: async (...args: Parameters<typeof moveFiles>) => announced('moved', null, await write(() => moveFiles(...args))),
 
     /** Creates a folder (and its missing parents); refuses one that exists. It gets an empty manifest, so git keeps it. */
     async createFolder(input: string): Promise<{ path: string }> {
       const segments = parseAssetPath(input, 'path', { folder: true });
       const label = `/${segments.join('/')}`;
       if (segments.length === 0) throw new QuireError('INVALID_REQUEST', 'Invalid path: the root folder always exists.', { field: 'path' });
-      return write(() => folders.locked([segments], async () => {
+      await write(() => folders.locked([segments], async () => {
         const { real } = await guard.resolve(segments, 'path');
         if (real) throw new QuireError('INVALID_REQUEST', `The folder "${label}" already exists.`, { field: 'path', path: label });
         await manifests.write(await folders.ensure(segments, 'path'), new Map());
-        return { path: label };
       }));
+      return announced('folder', segments.join('/'), { path: label });
     },
   };
 }

@@ -2,6 +2,7 @@ import { type EndpointSpec, fillPath, type ResultOf } from '../http/endpoint.js'
 import { API } from '../http/endpoints.js';
 import { createEtagMemory } from './etag-memory.js';
 import { errorFromResponse } from './errors.js';
+import { readEventStream } from './event-stream.js';
 import type * as T from './types.js';
 
 export interface QuireClientOptions {
@@ -26,6 +27,7 @@ interface Call {
   json?: unknown;
   form?: FormData;
   headers?: Record<string, string>;
+  signal?: AbortSignal;
 }
 
 /** An asset path as the API takes it: without a leading `/`. */
@@ -75,7 +77,7 @@ export function createQuireClient(options: QuireClientOptions) {
     } else if (call.form) {
       body = call.form;
     }
-    const response = await fetchImpl(url, { method: endpoint.method, headers, body });
+    const response = await fetchImpl(url, { method: endpoint.method, headers, body, signal: call.signal });
     if (!response.ok) throw errorFromResponse(response.status, await response.text());
     return response;
   }
@@ -117,6 +119,50 @@ export function createQuireClient(options: QuireClientOptions) {
     etags.set(id, locale, result.etag);
     return result;
   };
+
+  /**
+   * Listens to `GET /events` until stopped: reconnects after a failure or a drop, waiting longer
+   * each time (reset once a stream opens). Returns the function that stops it.
+   */
+  function subscribe(handlers: T.EventHandlers, options: T.SubscribeOptions = {}): () => void {
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    options.signal?.addEventListener('abort', stop, { once: true });
+    if (options.signal?.aborted) stop();
+    const { signal } = controller;
+    const firstWait = options.retryMs ?? 1000;
+    const wait = (ms: number) => new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      }, { once: true });
+    });
+    void (async () => {
+      let delay = firstWait;
+      while (!signal.aborted) {
+        try {
+          const response = await send(API.events.subscribe, { headers: { accept: 'text/event-stream' }, signal });
+          await readEventStream(response.body!, ({ event, data }) => {
+            if (event === 'ready') {
+              delay = firstWait;
+              handlers.onOpen?.();
+            } else if (event === 'change') {
+              handlers.onEvent(JSON.parse(data) as T.QuireEvent);
+            }
+          });
+          if (!signal.aborted) handlers.onError?.(new Error('The event stream was closed by the server.'));
+        } catch (error) {
+          if (signal.aborted) break;
+          handlers.onError?.(error);
+        }
+        await wait(delay);
+        delay = Math.min(delay * 2, options.maxRetryMs ?? 30_000);
+      }
+      options.signal?.removeEventListener('abort', stop);
+    })();
+    return stop;
+  }
 
   return coversTheTable({
     /** The etags the client carries: read them, set one, or forget them. */
@@ -234,6 +280,10 @@ export function createQuireClient(options: QuireClientOptions) {
       /** The URL to put in content for an asset path (what `AssetEntry.url` holds, made absolute): its `/` stay. */
       serveUrl: (path: string) =>
         `${base}${fillPath(API.assets.serve.path, { path: '' })}${assetPath(path).split('/').map(encodeURIComponent).join('/')}`,
+    },
+
+    events: {
+      subscribe,
     },
 
     git: {

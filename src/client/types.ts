@@ -74,3 +74,24 @@ export type GitSyncResult = Out<typeof R.GitSyncResultSchema>;
 export type GitPullResult = Out<typeof R.GitPullResultSchema>;
 export type Problem = Out<typeof R.ProblemSchema>;
 export type AuthUser = Out<typeof R.AuthUserSchema>;
+
+// Live events
+export type { QuireEvent } from '../events/types.js';
+
+/** What `client.events.subscribe` calls. */
+export interface EventHandlers {
+  onEvent(event: import('../events/types.js').QuireEvent): void;
+  /** The stream is open (again): after a reconnect, refresh what is shown, since changes may have been missed. */
+  onOpen?(): void;
+  /** The stream failed or dropped (a typed API error, or a network error); it reconnects by itself. */
+  onError?(error: unknown): void;
+}
+
+export interface SubscribeOptions {
+  /** Aborting it stops the subscription, like the function `subscribe` returns. */
+  signal?: AbortSignal;
+  /** The first wait before reconnecting, doubled after each failure up to `maxRetryMs`. @default 1000 */
+  retryMs?: number;
+  /** @default 30000 */
+  maxRetryMs?: number;
+}

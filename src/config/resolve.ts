@@ -1,6 +1,6 @@
 import path from 'node:path';
 import * as v from 'valibot';
-import { UserOptionsSchema, type AuthOption } from './schema.js';
+import { UserOptionsSchema, type AuthOption, type UserOptions } from './schema.js';
 
 export const DEFAULT_ALLOWED_TYPES = [
   'image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif',
@@ -23,7 +23,26 @@ export interface ResolvedOptions {
   /** Normalized origins (no trailing slash). */
   allowedOrigins: string[];
   dev: { allowNetworkWrites: boolean };
+  /** Where the admin is served, or null when it is off. */
+  admin: { path: string } | null;
   mode: 'dev' | 'production';
+}
+
+export const DEFAULT_ADMIN_PATH = '/__cms';
+
+/** `path` is `base` or lies below it. */
+const within = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
+
+/** The admin's mount, or null; on by default only in `astro dev`. Its pages and files must not shadow the API, nor the API them. */
+function resolveAdmin(option: UserOptions['admin'], prefix: string, mode: 'dev' | 'production'): ResolvedOptions['admin'] {
+  const enabled = option === undefined ? mode === 'dev' : option !== false;
+  if (!enabled) return null;
+  const adminPath = (typeof option === 'object' ? option.path : undefined) ?? DEFAULT_ADMIN_PATH;
+  // The API may sit below the admin (the defaults: /__cms and /__cms/api), but not on it, above it or on its files.
+  if (within(adminPath, prefix) || within(prefix, `${adminPath}/assets`)) {
+    throw new Error(`astro-quire: invalid option passed to quire():\n  - admin.path: "${adminPath}" overlaps the API prefix "${prefix}"; choose an admin path outside it (the API may sit below the admin, but not at ${adminPath}/assets).`);
+  }
+  return { path: adminPath };
 }
 
 /** Validates user options; the thrown message names each bad option and what is allowed. */
@@ -34,11 +53,12 @@ export function resolveOptions(input: unknown, context: { projectRoot: string; m
     throw new Error(`astro-quire: invalid option${lines.length > 1 ? 's' : ''} passed to quire():\n${lines.join('\n')}`);
   }
   const options = parsed.output;
+  const prefix = options.prefix ?? '/__cms/api';
   const contentRoot = path.resolve(context.projectRoot, options.contentRoot ?? process.env.CONTENT_PATH ?? './content');
   return {
     contentRoot,
     contentRootFixed: options.contentRoot !== undefined,
-    prefix: options.prefix ?? '/__cms/api',
+    prefix,
     assets: {
       dir: options.assets?.dir ? path.resolve(context.projectRoot, options.assets.dir) : path.join(contentRoot, 'assets'),
       maxBytes: options.assets?.maxBytes ?? 50 * 1024 * 1024,
@@ -55,6 +75,7 @@ export function resolveOptions(input: unknown, context: { projectRoot: string; m
     redirects: options.redirects ?? true,
     allowedOrigins: (options.allowedOrigins ?? []).map((origin) => new URL(origin).origin),
     dev: { allowNetworkWrites: options.dev?.allowNetworkWrites ?? false },
+    admin: resolveAdmin(options.admin, prefix, context.mode),
     mode: context.mode,
   };
 }
@@ -67,5 +88,6 @@ export function describeStartup(options: ResolvedOptions, contentRoot: string, a
       ? `identity required (auth: ${authType})`
       : 'identity required, but no auth is configured: every endpoint but /auth/user, /openapi.json and asset files answers 401 ' +
         'until you set `auth` (or CF_ACCESS_TEAM_DOMAIN + CF_ACCESS_AUD) or requireIdentity: false';
-  return `content root ${contentRoot}, API at ${options.prefix}, access: ${access}`;
+  const admin = options.admin ? `, admin at ${options.admin.path}` : '';
+  return `content root ${contentRoot}, API at ${options.prefix}${admin}, access: ${access}`;
 }

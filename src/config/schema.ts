@@ -28,14 +28,16 @@ export const AuthOptionSchema = v.variant('type', [
 
 export type AuthOption = v.InferOutput<typeof AuthOptionSchema>;
 
+const urlPath = (example: string) => v.pipe(
+  v.string(),
+  v.regex(/^(\/[A-Za-z0-9._~-]+)+$/, `Expected a path that starts with "/" and has no trailing "/", such as ${example}`),
+);
+
 export const UserOptionsSchema = v.strictObject({
   /** Folder of the content, relative to the Astro project root or absolute. @default process.env.CONTENT_PATH, else './content' */
   contentRoot: v.optional(nonEmpty),
   /** Where the API is mounted. @default '/__cms/api' */
-  prefix: v.optional(v.pipe(
-    v.string(),
-    v.regex(/^(\/[A-Za-z0-9._~-]+)+$/, 'Expected a path that starts with "/" and has no trailing "/", such as /__cms/api'),
-  )),
+  prefix: v.optional(urlPath('/__cms/api')),
   assets: v.optional(v.strictObject({
     /** @default '<contentRoot>/assets' */
     dir: v.optional(nonEmpty),
@@ -71,6 +73,11 @@ export const UserOptionsSchema = v.strictObject({
     /** Let clients on other machines write and run git through `astro dev --host` without a verified identity. @default false */
     allowNetworkWrites: v.optional(v.boolean()),
   })),
+  /** The in-site admin: `true` at /__cms, `{ path }` elsewhere, `false` for none. @default true in `astro dev`, false in a production build */
+  admin: v.optional(v.union(
+    [v.boolean(), v.strictObject({ path: v.optional(urlPath('/__cms')) })],
+    'Expected true, false or { path: "/__cms" }',
+  )),
 });
 
 export type UserOptions = v.InferInput<typeof UserOptionsSchema>;

@@ -79,21 +79,25 @@ export class ItemIndex {
     return notice;
   }
 
-  /** Forgets a locale if it is still the one stored at `path`; an item with no locales left is gone (and a hidden claimant may take its place). */
-  removeLocale(id: string, locale: string, path?: string): void {
-    if (path !== undefined && this.#unhide(id, path)) return;
+  /**
+   * Forgets a locale if it is still the one stored at `path`, and says whether a served locale went;
+   * an item with no locales left is gone (and a hidden claimant may take its place).
+   */
+  removeLocale(id: string, locale: string, path?: string): boolean {
+    if (path !== undefined && this.#unhide(id, path)) return false;
     const item = this.items.get(id);
     const stored = item?.locales.get(locale);
-    if (!item || !stored || (path && stored.path !== path)) return;
+    if (!item || !stored || (path && stored.path !== path)) return false;
     item.locales.delete(locale);
     this.#manifests.delete(id);
     this.version++;
-    if (item.locales.size > 0) return;
+    if (item.locales.size > 0) return true;
     this.#drop(id);
     const claims = [...(this.#hidden.get(id)?.values() ?? [])];
-    if (claims.length === 0) return;
+    if (claims.length === 0) return true;
     const first = claims.reduce((best, claim) => (claimRank(claim.home, claim.type) < claimRank(best.home, best.type) ? claim : best));
     this.#promote(id, first.home, first.type);
+    return true;
   }
 
   /** Every ID that more than one item claims, with the files served and those ignored (sorted). */

@@ -2,6 +2,7 @@ import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { QuireError } from '../errors.js';
+import type { ChangeFeed } from '../events/feed.js';
 import { requireSite, siteNamed, type SiteConfig, type SitesConfig, type SitesSource } from '../sites/sites-config.js';
 import { leadsOutside, writeFileAtomic } from '../util/atomic-write.js';
 import { signatureOf } from '../util/file-signature.js';
@@ -48,7 +49,12 @@ export interface StoreOptions {
   metadataBytes: number;
   /** Folders under the root that hold no content (the assets folder). */
   excluded: string[];
+  /** Where every change to the content is announced: the store's own writes and changes seen on disk. */
+  feed: ChangeFeed;
 }
+
+/** How long file events settle before the index catches up on its own, while someone listens for changes. */
+const DISK_CHANGE_SETTLE_MS = 100;
 
 /** Who is writing, for attribution. */
 export type Author = string | undefined;
@@ -64,7 +70,39 @@ export function createContentStore(options: StoreOptions) {
   const namingLock = new KeyedLock();
   const withItemLock = <T>(id: string, task: () => Promise<T>) => itemLocks.run(id, task);
   const gate = new WriteGate();
-  const sync = createIndexSync(root, index, { excluded: options.excluded, withItemLock });
+  const { feed } = options;
+  let catchUp: NodeJS.Timeout | undefined;
+  const sync = createIndexSync(root, index, {
+    excluded: options.excluded,
+    withItemLock,
+    onDirty: catchUpSoon,
+    onDiskChange: (id, locale, action) => announce(id, locale, action, null),
+  });
+
+  /**
+   * Without listeners a changed file is read when a request next needs the index; with them, soon
+   * after its events settle, so that a hand edit or a pull is announced without waiting for a request.
+   */
+  function catchUpSoon() {
+    if (feed.listeners === 0 || catchUp) return;
+    catchUp = setTimeout(() => {
+      catchUp = undefined;
+      sync.fresh().catch((error) => console.warn(`[astro-quire] could not catch up with changed files: ${(error as Error).message}`));
+    }, DISK_CHANGE_SETTLE_MS);
+    catchUp.unref();
+  }
+
+  /** Announces a changed locale, and the locales that inherit its content (their etags changed with it). */
+  function announce(id: string, locale: string, action: 'created' | 'updated' | 'deleted', by: string | null) {
+    const item = index.get(id);
+    const stored = item?.locales.get(locale);
+    feed.announce({ kind: 'content', id, locale, etag: item && stored ? currentEtag(item, stored) : null, by, action });
+    for (const [code, other] of item?.locales ?? []) {
+      if (code !== locale && other.file.inheritance?.state === 'inherited' && other.file.inheritance.from === locale) {
+        feed.announce({ kind: 'content', id, locale: code, etag: currentEtag(item!, other), by, action: 'updated' });
+      }
+    }
+  }
   const cached = createDerivedCache(index);
   // A selection may depend on sites.json (expected locales), so its cache key names the configuration read.
   const configKeys = new WeakMap<SitesConfig, string>();
@@ -142,7 +180,7 @@ export function createContentStore(options: StoreOptions) {
     });
   }
 
-  async function writeLocale(item: ItemHome & { id: string; type: ContentType }, locale: string, file: LocaleFile) {
+  async function writeLocale(item: ItemHome & { id: string; type: ContentType }, locale: string, file: LocaleFile, by: Author) {
     const filePath = localeFilePath(root, item, item.id, locale, item.type);
     // A site or collection folder that is a symlink out of the root: the scan never reads there, and no write goes there.
     const folder = path.dirname(filePath);
@@ -159,7 +197,9 @@ export function createContentStore(options: StoreOptions) {
       fsSync.mkdirSync(folder, { recursive: true });
       const written = await writeFileAtomic(filePath, serializeLocaleFile(item.type, file));
       const stored = storedLocale(file, filePath, signatureOf(written));
+      const existed = index.get(item.id)?.locales.has(locale) ?? false;
       index.setLocale(item, item.id, item.type, locale, stored);
+      announce(item.id, locale, existed ? 'updated' : 'created', by ?? null);
       return stored;
     } catch (error) {
       throw new QuireError('WRITE_ERROR', `Could not write ${filePath}: ${(error as Error).message}`, { file: filePath }, { cause: error });
@@ -261,7 +301,7 @@ export function createContentStore(options: StoreOptions) {
       const write = async () => {
         if (item.kind === 'page' && file.pathname !== previous?.file.pathname) assertPathnameFree(item.site!, locale, file.pathname!, item.id);
         if (file.name !== undefined && file.name !== previous?.file.name) assertNameFree(item, file.name, item.id);
-        return writeLocale(item, locale, file);
+        return writeLocale(item, locale, file, by);
       };
       const stored = renames ? await namingLock.run('names', write) : await write();
       return { etag: currentEtag(item, stored), modified: file.modified, previousPathname: previous?.file.pathname };
@@ -294,7 +334,7 @@ export function createContentStore(options: StoreOptions) {
         file.inheritance = { state: 'inherited', from: defaultLocale, inheritedEtag: item.locales.get(defaultLocale)?.contentEtag };
         delete file.content;
       }
-      const written = await writeLocale(item, locale, file);
+      const written = await writeLocale(item, locale, file, by);
       return { etag: currentEtag(item, written) };
     });
   }
@@ -307,7 +347,10 @@ export function createContentStore(options: StoreOptions) {
 
   return {
     ready: sync.ready,
-    close: sync.close,
+    close() {
+      clearTimeout(catchUp);
+      sync.close();
+    },
 
     /** The collection names of the items of these kinds (in one site, when given), sorted. */
     async collections(kinds: readonly Kind[], site?: string): Promise<string[]> {
@@ -402,7 +445,7 @@ export function createContentStore(options: StoreOptions) {
         return withItemLock(id, async () => {
           let etag = '';
           for (const [locale, file] of files) {
-            const stored = await writeLocale(item, locale, file);
+            const stored = await writeLocale(item, locale, file, by);
             if (locale === defaultLocale) etag = currentEtag(index.get(id)!, stored);
           }
           return { id, etag, created: now };
@@ -461,19 +504,30 @@ export function createContentStore(options: StoreOptions) {
     manifestOf: (item: Item, locale?: string) => entryOf(item, false, locale === undefined ? undefined : new Set([locale])),
 
     /** Deletes one locale, or (without `locale`) the whole item; `etag` is that locale's, or the default locale's. */
-    async remove(id: string, locale: string | undefined, etag: string) {
+    async remove(id: string, locale: string | undefined, etag: string, by: Author) {
       return onItem(id, async (item) => {
         const { defaultLocale } = scopeOf(item);
         const target = locale ?? (item.locales.has(defaultLocale) ? defaultLocale : [...item.locales.keys()][0]!);
         checkEtag(item, target, etag);
         if (locale === undefined) {
-          for (const code of [...item.locales.keys()]) await deleteLocale(item, code);
+          const codes = [...item.locales.keys()];
+          for (const [done, code] of codes.entries()) {
+            try {
+              await deleteLocale(item, code);
+            } catch (error) {
+              // Half deleted: the locales already gone are announced one by one.
+              for (const gone of codes.slice(0, done)) announce(id, gone, 'deleted', by ?? null);
+              throw error;
+            }
+          }
+          feed.announce({ kind: 'content', id, locale: null, etag: null, by: by ?? null, action: 'deleted' });
           return;
         }
         if (locale === defaultLocale && item.locales.size > 1) {
           throw new QuireError('INVALID_REQUEST', `The default locale ${defaultLocale} of "${id}" cannot be deleted while other locales exist; delete them first, or delete the whole item.`, { id, locale });
         }
         await deleteLocale(item, locale);
+        announce(id, locale, 'deleted', by ?? null);
       });
     },
 

@@ -43,6 +43,15 @@ function readLocaleFileSync(filePath: string, extension: 'json' | 'mdx') {
 
 type WithItemLock = <T>(id: string, task: () => Promise<T>) => Promise<T>;
 
+export interface IndexSyncOptions {
+  excluded: string[];
+  withItemLock: WithItemLock;
+  /** A path was reported changed (not yet read). */
+  onDirty: () => void;
+  /** The index took in a change made on disk, not through the store (after the start-up scan). */
+  onDiskChange: (id: string, locale: string, action: 'created' | 'updated' | 'deleted') => void;
+}
+
 const SCAN_CONCURRENCY = 64;
 /** Files read between two turns of the event loop during the start-up scan. */
 const LOAD_SLICE = 500;
@@ -58,12 +67,17 @@ async function inBatches<T>(entries: T[], task: (entry: T) => Promise<void>): Pr
  * reports goes through the same `syncFile`, which skips files whose lstat signature is unchanged
  * (the store's own writes record theirs, so their watcher echoes cost one lstat).
  */
-export function createIndexSync(root: string, index: ItemIndex, options: { excluded: string[]; withItemLock: WithItemLock }) {
+export function createIndexSync(root: string, index: ItemIndex, options: IndexSyncOptions) {
   const dirty = new Set<string>();
   // A write's temporary file is never content, and its events would only cost lookups.
   const watcher = createFolderWatcher((changed) => {
-    if (tempFileTarget(changed) === undefined) dirty.add(changed);
+    if (tempFileTarget(changed) !== undefined) return;
+    dirty.add(changed);
+    options.onDirty();
   });
+  const removed = (id: string, locale: string, filePath?: string) => {
+    if (index.removeLocale(id, locale, filePath)) options.onDiskChange(id, locale, 'deleted');
+  };
   // Hidden folders and node_modules below the root hold no content; the root itself may be hidden (.content).
   const isExcluded = (folder: string) => options.excluded.some((excluded) => folder === excluded || folder.startsWith(excluded + path.sep))
     || (folder !== root && (path.basename(folder).startsWith('.') || path.basename(folder) === 'node_modules'));
@@ -86,7 +100,7 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
         stat = await fs.lstat(filePath);
       } catch (error) {
         if (fsErrorCode(error) !== 'ENOENT') throw error;
-        index.removeLocale(where.id, where.locale, filePath);
+        removed(where.id, where.locale, filePath);
         return;
       }
       if (!stat.isFile() || isIndexed(where, filePath, stat)) return;
@@ -95,10 +109,13 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
         read = await readLocaleFile(filePath, where.extension, stat);
       } catch (error) {
         console.warn(`[astro-quire] skipping ${filePath}: ${(error as Error).message}`);
-        index.removeLocale(where.id, where.locale, filePath);
+        removed(where.id, where.locale, filePath);
         return;
       }
+      const existed = index.get(where.id)?.locales.has(where.locale) ?? false;
       warnOfClash(index.setLocale(where, where.id, read.type, where.locale, read.stored));
+      // A file another item's claim keeps hidden changes nothing anyone sees.
+      if (index.get(where.id)?.locales.get(where.locale)?.path === filePath) options.onDiskChange(where.id, where.locale, existed ? 'updated' : 'created');
     });
   }
 
@@ -180,7 +197,7 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
       for (const folder of [...folders]) if (folder === changed || folder.startsWith(changed + path.sep)) folders.delete(folder);
       watcher.removeTree(changed);
       for (const [id, locale, file] of [...index.files()]) {
-        if (file.startsWith(changed + path.sep)) await options.withItemLock(id, async () => index.removeLocale(id, locale, file));
+        if (file.startsWith(changed + path.sep)) await options.withItemLock(id, async () => removed(id, locale, file));
       }
     }
   }
@@ -217,7 +234,7 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
       await ready;
       const seen = await scanFolder(root);
       for (const [id, locale, file] of [...index.files()]) {
-        if (!seen.has(file)) await options.withItemLock(id, async () => index.removeLocale(id, locale, file));
+        if (!seen.has(file)) await options.withItemLock(id, async () => removed(id, locale, file));
       }
     },
     close: () => watcher.closeAll(),

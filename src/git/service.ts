@@ -1,4 +1,5 @@
 import { QuireError, isQuireError, type ErrorCode } from '../errors.js';
+import type { QuireEvent } from '../events/types.js';
 import type { Identity } from '../identity/types.js';
 import { KeyedLock } from '../util/keyed-lock.js';
 import { signatureFor } from './author.js';
@@ -16,6 +17,8 @@ export interface GitServiceOptions {
   branch: string | null;
   /** Runs a task with no content write in flight, then lets the content index catch up (the store's `exclusive`). */
   exclusive: <T>(task: () => Promise<T>) => Promise<T>;
+  /** Told of each operation that changed the repository (the content a pull changed is announced by the store). */
+  announce: (event: QuireEvent & { kind: 'git' }) => void;
 }
 
 /** Errors that are not already domain errors become `code`, with the library's message. */
@@ -39,6 +42,10 @@ export function createGitService(options: GitServiceOptions) {
   const serial = <T>(task: () => Promise<T>) => lock.run('git', task);
   const open = () => openRepository(options.contentRoot, options.assetsDir);
   const remoteBranch = () => options.branch ?? (process.env.GIT_BRANCH || null);
+  const announced = <T>(action: 'commit' | 'pull' | 'push', result: T): T => {
+    options.announce({ kind: 'git', action });
+    return result;
+  };
 
   return {
     status: (): Promise<GitStatus> => serial(() => translated('GIT_STATUS_FAILED', 'status', async () => {
@@ -48,11 +55,12 @@ export function createGitService(options: GitServiceOptions) {
     commit: (message: string | undefined, identity: Identity | null | undefined): Promise<CommitResult> => serial(() => translated('GIT_COMMIT_FAILED', 'commit', async () => {
       const repo = await open();
       const author = await signatureFor(repo, identity);
-      return options.exclusive(() => commitScope(repo, { message, author }));
+      const result = await options.exclusive(() => commitScope(repo, { message, author }));
+      return result.commit === null ? result : announced('commit', result);
     })),
 
     push: (): Promise<{ summary: string }> => serial(() => translated('GIT_PUSH_FAILED', 'push', async () => {
-      return pushBranch(await open(), remoteBranch());
+      return announced('push', await pushBranch(await open(), remoteBranch()));
     })),
 
     pull: (identity: Identity | null | undefined): Promise<{ summary: string }> => serial(() => translated('GIT_PULL_FAILED', 'pull', async () => {
@@ -60,7 +68,7 @@ export function createGitService(options: GitServiceOptions) {
       // The fetch only adds objects and moves origin/<branch>: content writes may go on meanwhile.
       const target = await fetchForPull(repo, remoteBranch());
       const committer = await signatureFor(repo, identity);
-      return options.exclusive(() => rebaseOntoFetched(repo, target, committer));
+      return announced('pull', await options.exclusive(() => rebaseOntoFetched(repo, target, committer)));
     })),
   };
 }

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { AssetLibrary } from '../assets/index.js';
 import { createContentQueries } from '../content/queries.js';
 import type { ContentStore } from '../content/store.js';
+import type { ChangeFeed } from '../events/feed.js';
 import type { GitService } from '../git/service.js';
 import type { IdentityVerifier } from '../identity/types.js';
 import type { SitesSource } from '../sites/sites-config.js';
@@ -18,6 +19,7 @@ import { assetHandlers } from './routes/assets.js';
 import { authHandlers } from './routes/auth.js';
 import { contentHandlers } from './routes/content.js';
 import { dataHandlers } from './routes/data.js';
+import { eventHandlers } from './routes/events.js';
 import { fragmentHandlers } from './routes/fragments.js';
 import { gitHandlers } from './routes/git.js';
 import { openApiHandler } from './routes/openapi.js';
@@ -29,6 +31,7 @@ export interface AppDependencies {
   sites: SitesSource;
   git: GitService;
   assets: AssetLibrary;
+  events: ChangeFeed;
   verifyIdentity: IdentityVerifier;
   requireIdentity: boolean;
   /** Browser origins besides the site's own that may call the API. */
@@ -52,6 +55,7 @@ export function createApp(deps: AppDependencies) {
   const handlers: TableHandlers = {
     openapi: openApiHandler(deps.prefix),
     auth: authHandlers(),
+    events: eventHandlers(deps.events),
     assets: assetHandlers(deps.assets),
     content: contentHandlers(deps.store, queries),
     data: dataHandlers(queries),

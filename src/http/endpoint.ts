@@ -37,6 +37,8 @@ export interface EndpointSpec {
     schema?: v.GenericSchema;
     /** The body is the stored file itself (and HEAD answers its headers). */
     file?: true;
+    /** The body is a stream of Server-Sent Events, described in `description`. */
+    eventStream?: true;
     /** The answer carries `ETag: "<metaEtag>.<contentEtag>"`. */
     etag?: true;
     /** Another success status with the same body (a batch with failures: 207). */

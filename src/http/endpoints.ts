@@ -196,6 +196,22 @@ export const API = {
     }),
   },
 
+  events: {
+    subscribe: defineEndpoint({
+      method: 'GET',
+      path: '/events',
+      summary: 'Live changes (Server-Sent Events)',
+      description:
+        'Stays open and announces every change: first `event: ready` with `data: {}`, then per change `event: change` ' +
+        'with JSON data, one of `{ kind: "content", id, locale, etag, by, action }` (`locale` null: the whole item; ' +
+        "`etag` null: deleted; `by`: the writer's email, null for a change seen on disk; `action`: created, updated " +
+        'or deleted), `{ kind: "asset", path, action }` (`action`: uploaded, updated, moved, deleted or folder) and ' +
+        '`{ kind: "git", action }` (commit, pull or push). A `: ping` comment every 15 s keeps proxies from closing it.',
+      response: { status: 200, eventStream: true, description: 'A `text/event-stream` of changes.' },
+      errors: [],
+    }),
+  },
+
   assets: {
     serve: defineEndpoint({
       method: 'GET',

@@ -122,7 +122,9 @@ function responses(endpoint: Endpoint): Json {
     const headers = success.etag ? { headers: ETAG_HEADER } : {};
     const content = success.file
       ? { '*/*': { schema: { description: 'The file\'s bytes.' } } }
-      : jsonContent(convert(success.schema!));
+      : success.eventStream
+        ? { 'text/event-stream': { schema: { type: 'string', description: 'Server-Sent Events (see the description).' } } }
+        : jsonContent(convert(success.schema!));
     result[String(success.status)] = { description: success.description, ...headers, content };
     if (success.alsoStatus) result[String(success.alsoStatus.status)] = { description: success.alsoStatus.description, content };
   }

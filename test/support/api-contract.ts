@@ -44,7 +44,8 @@ export function contractChecker(prefix = '/__cms/api'): ContractChecker {
     seen.add(`${endpoint.operation} ${response.status}`);
     if (success && (response.status === success.status || response.status === success.alsoStatus?.status)) {
       if (success.etag && !/^"[^"]+"$/.test(response.headers.get('etag') ?? '')) problems.push(`${where}: no quoted ETag header`);
-      if (success.file) return;
+      // A file or an event stream is not JSON (and a stream never ends).
+      if (success.file || success.eventStream) return;
       const parsed = v.safeParse(success.schema!, await response.json());
       if (!parsed.success) problems.push(`${where} ${response.status}: ${issuesOf(parsed.issues)}`);
       return;

@@ -4,6 +4,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
+import { chromiumExecutable } from './browser.js';
 import { REPO_ROOT, RUNS_DIR } from './paths.js';
 
 const run = promisify(execFile);
@@ -45,6 +46,9 @@ export default async function setup(project: TestProject): Promise<void> {
   await run('tar', ['-xzf', tarball, '-C', runDir], { timeout: 60_000 });
   await rm(tarball, { force: true });
 
+  // Unpacks the browser for the browser tests once, before workers could race to do it. Where there
+  // is none (another platform without QUIRE_CHROMIUM_PATH), the browser tests themselves say why.
+  await chromiumExecutable().catch(() => undefined);
   project.provide('quireRunDir', runDir);
 }
 

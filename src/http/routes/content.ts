@@ -78,7 +78,7 @@ export function contentHandlers(store: ContentStore, queries: ContentQueries): A
     update: write,
     patch: write,
     delete: async ({ params, query, ifMatch }, c) => {
-      await store.remove(params.id, query.locale, guardEtag({ ifMatch }, { required: true }));
+      await store.remove(params.id, query.locale, guardEtag({ ifMatch }, { required: true }), author(c));
       return c.json({ success: true });
     },
     markReviewed: transition(store.markReviewed),

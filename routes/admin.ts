@@ -1,0 +1,11 @@
+import type { APIRoute } from 'astro';
+import options from 'virtual:astro-quire/config';
+import { createAdminHandler } from '../src/admin-server/handler.js';
+import { getServices } from '../src/services.js';
+
+export const prerender = false;
+
+// The integration injects this route only when the admin is on.
+const handle = createAdminHandler({ ...options, admin: options.admin! });
+
+export const ALL: APIRoute = ({ request }) => handle(request, getServices(options).verifyIdentity);
