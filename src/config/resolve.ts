@@ -40,7 +40,8 @@ function resolveAdmin(option: UserOptions['admin'], prefix: string, mode: 'dev' 
   const adminPath = (typeof option === 'object' ? option.path : undefined) ?? DEFAULT_ADMIN_PATH;
   // The API may sit below the admin (the defaults: /__cms and /__cms/api), but not on it, above it or on its files.
   if (within(adminPath, prefix) || within(prefix, `${adminPath}/assets`)) {
-    throw new Error(`astro-quire: invalid option passed to quire():\n  - admin.path: "${adminPath}" overlaps the API prefix "${prefix}"; choose an admin path outside it (the API may sit below the admin, but not at ${adminPath}/assets).`);
+    throw new Error(`astro-quire: invalid option passed to quire():\n  - admin.path: "${adminPath}" overlaps the API prefix "${prefix}"; ` +
+        `choose an admin path outside it (the API may sit below the admin, but not at ${adminPath}/assets).`);
   }
   return { path: adminPath };
 }

@@ -19,7 +19,8 @@ export async function chromiumExecutable(): Promise<{ executablePath: string; ar
   const local = process.env[CHROMIUM_PATH_VARIABLE];
   if (local) return { executablePath: local, args: [] };
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new Error(`The Chromium inside @sparticuz/chromium runs on Linux x64 only; set ${CHROMIUM_PATH_VARIABLE} to a local Chrome or Chromium to run the browser tests on ${process.platform}/${process.arch}.`);
+    throw new Error(`The Chromium inside @sparticuz/chromium runs on Linux x64 only; ` +
+        `set ${CHROMIUM_PATH_VARIABLE} to a local Chrome or Chromium to run the browser tests on ${process.platform}/${process.arch}.`);
   }
   const { default: packaged } = await import('@sparticuz/chromium');
   const executablePath = await packaged.executablePath();
@@ -64,7 +65,8 @@ export interface AxeViolation {
 export function describeViolations(violations: AxeViolation[]): string {
   return violations.map((violation) => [
     `[${violation.impact}] ${violation.id}: ${violation.help} (${violation.helpUrl})`,
-    ...violation.nodes.map((node) => `    at ${node.target.join(' ')}: ${node.html.slice(0, 200)}${node.failureSummary ? `\n      ${node.failureSummary.replace(/\n/g, '\n      ')}` : ''}`),
+    ...violation.nodes.map((node) => `    at ${node.target.join(' ')}: ${node.html.slice(0, 200)}` +
+            (node.failureSummary ? `\n      ${node.failureSummary.replace(/\n/g, '\n      ')}` : '')),
   ].join('\n')).join('\n\n');
 }
 
@@ -87,7 +89,8 @@ export async function checkA11y(page: Page, options: { exclude?: string[]; label
   }, options.exclude ?? []);
   const blocking = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
   if (blocking.length > 0) {
-    throw new Error(`axe-core found ${blocking.length} serious or critical accessibility violation(s)${options.label ? ` on ${options.label}` : ''} at ${page.url()}:\n\n${describeViolations(blocking)}`);
+    throw new Error(`axe-core found ${blocking.length} serious or critical accessibility violation(s)${options.label ? ` on ${options.label}` : ''} ` +
+        `at ${page.url()}:\n\n${describeViolations(blocking)}`);
   }
   return violations;
 }
