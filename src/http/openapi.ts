@@ -216,6 +216,7 @@ function headOperation(get: Json): Json {
 const TAGS: Record<string, string> = {
   meta: 'The document itself.',
   auth: 'Who the caller is.',
+  events: 'Live changes, as Server-Sent Events.',
   assets: 'Files under the assets folder, with their metadata.',
   content: 'Pages, fragments and data entries by ID, each with its locales.',
   data: 'Data entries by collection and name.',
