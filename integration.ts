@@ -1,11 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { describeStartup, resolveOptions } from './src/config/resolve.js';
-import { effectiveAuth } from './src/identity/auth-config.js';
 import { devServerPlugin } from './src/config/dev-server-plugin.js';
-import { configPlugin } from './src/config/virtual-module.js';
-import { isLoopback } from './src/util/loopback.js';
+import { describeStartup, resolveOptions } from './src/config/resolve.js';
 import type { UserOptions } from './src/config/schema.js';
+import { configPlugin } from './src/config/virtual-module.js';
+import { effectiveAuth } from './src/identity/auth-config.js';
+import { isLoopback } from './src/util/loopback.js';
 
 export type { UserOptions as QuireOptions } from './src/config/schema.js';
 
@@ -18,8 +18,8 @@ export function quire(userOptions?: UserOptions): AstroIntegration {
       'astro:config:setup': ({ config, command, injectRoute, addMiddleware, updateConfig, logger }) => {
         if (command === 'build' && !config.adapter) {
           throw new Error(
-            'astro-quire serves its API on demand, so the site needs a server adapter. '
-            + 'Run `npx astro add node` (or add `adapter: node({ mode: "standalone" })` from @astrojs/node to astro.config.mjs).',
+            'astro-quire serves its API on demand, so the site needs a server adapter. ' +
+              'Run `npx astro add node` (or add `adapter: node({ mode: "standalone" })` from @astrojs/node to astro.config.mjs).',
           );
         }
         const options = resolveOptions(userOptions, {
@@ -48,15 +48,16 @@ export function quire(userOptions?: UserOptions): AstroIntegration {
         if (options.redirects) {
           addMiddleware({ entrypoint: new URL('./routes/middleware.js', import.meta.url), order: 'pre' });
         }
-        if (command === 'dev') logger.info(describeStartup(options, options.contentRoot, effectiveAuth(options.auth)?.type));
+        if (command === 'dev')
+          logger.info(describeStartup(options, options.contentRoot, effectiveAuth(options.auth)?.type));
         loopbackWritesOnly = command === 'dev' && !options.requireIdentity && !options.dev.allowNetworkWrites;
       },
       'astro:server:start': ({ address, logger }) => {
         if (loopbackWritesOnly && !isLoopback(address.address)) {
           logger.warn(
-            `astro dev listens on ${address.address}, beyond this machine: the content API answers reads from the network, `
-            + 'but changes and git only from this machine. To let others write, set requireIdentity: true with an auth gateway, '
-            + 'or dev: { allowNetworkWrites: true }.',
+            `astro dev listens on ${address.address}, beyond this machine: the content API answers reads from the network, ` +
+              'but changes and git only from this machine. To let others write, set requireIdentity: true with an auth gateway, ' +
+              'or dev: { allowNetworkWrites: true }.',
           );
         }
       },

@@ -4,15 +4,14 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { commitAll, modifyPages } from './lib/git.mjs';
 import { generateContent } from './lib/generate.mjs';
+import { commitAll, modifyPages } from './lib/git.mjs';
 import { measureColdStart } from './lib/measures/cold-start.mjs';
 import { measureDecap } from './lib/measures/decap.mjs';
 import { measureGitStatus } from './lib/measures/git-status.mjs';
 import { measureReads } from './lib/measures/reads.mjs';
-import { measureUpload } from './lib/measures/upload.mjs';
+import { measureUpload, rssMB } from './lib/measures/upload.mjs';
 import { measureWrites } from './lib/measures/writes.mjs';
-import { rssMB } from './lib/measures/upload.mjs';
 import { preparePackage } from './lib/package.mjs';
 import { killAll } from './lib/processes.mjs';
 import { counter, log, phase } from './lib/progress.mjs';
@@ -99,7 +98,9 @@ async function attempt(id, measure, task) {
     return await task();
   } catch (error) {
     log(`   ${measure} failed: ${error.message.split('\n')[0]}`);
-    return [failedRow({ id, measure, target: target.none(), note: `error: ${error.message.split('\n')[0].slice(0, 300)}` })];
+    return [
+      failedRow({ id, measure, target: target.none(), note: `error: ${error.message.split('\n')[0].slice(0, 300)}` }),
+    ];
   }
 }
 
@@ -120,11 +121,19 @@ async function main() {
 
   phase('generate content');
   const progress = counter('files', size * 4 + 300);
-  const catalog = await generateContent({ root: contentRoot, decapDir, size, packageDir: pkg.dir, onProgress: (done) => progress.tick(done) });
+  const catalog = await generateContent({
+    root: contentRoot,
+    decapDir,
+    size,
+    packageDir: pkg.dir,
+    onProgress: (done) => progress.tick(done),
+  });
   progress.done();
   const { counts } = catalog;
-  log(`   ${counts.items} items, ${counts.files} locale files (${counts.inherited} inherited, ${counts.stale} stale, ${counts.customized} customized), ` +
-      `${counts.assets} assets, ${(counts.bytes / 1024 / 1024).toFixed(1)} MB`);
+  log(
+    `   ${counts.items} items, ${counts.files} locale files (${counts.inherited} inherited, ${counts.stale} stale, ${counts.customized} customized), ` +
+      `${counts.assets} assets, ${(counts.bytes / 1024 / 1024).toFixed(1)} MB`,
+  );
 
   phase('git repository');
   await commitAll(contentRoot);
@@ -132,14 +141,25 @@ async function main() {
   log(`   one commit, then ${modified.length} files changed`);
 
   phase('build the bench site');
-  const site = await createBenchSite({ dir: path.join(runDir, 'site'), packageDir: pkg.dir, contentRoot, uploadMaxBytes: (settings.uploadMB + 16) * 1024 * 1024 });
+  const site = await createBenchSite({
+    dir: path.join(runDir, 'site'),
+    packageDir: pkg.dir,
+    contentRoot,
+    uploadMaxBytes: (settings.uploadMB + 16) * 1024 * 1024,
+  });
   const build = await buildSite({ dir: site.dir, astroBin: ASTRO_BIN });
   log(`   astro build: ${(build.ms / 1000).toFixed(1)} s`);
 
   const measures = [];
   const serverRssMB = {};
   phase('cold start');
-  measures.push(...[].concat(await attempt('cold-start', 'cold start', () => measureColdStart({ site, contentRoot, catalog, runs: settings.coldStartRuns }))));
+  measures.push(
+    ...[].concat(
+      await attempt('cold-start', 'cold start', () =>
+        measureColdStart({ site, contentRoot, catalog, runs: settings.coldStartRuns }),
+      ),
+    ),
+  );
 
   phase('server');
   const server = await startServer(site);
@@ -157,16 +177,46 @@ async function main() {
     measures.push(...[].concat(await attempt('reads', 'reads', () => measureReads({ server, catalog, settings }))));
     rss('after the reads');
     phase('git status');
-    measures.push(...[].concat(await attempt('git-status', 'git status', () => measureGitStatus({ server, contentRoot, runs: settings.gitRuns }))));
+    measures.push(
+      ...[].concat(
+        await attempt('git-status', 'git status', () =>
+          measureGitStatus({ server, contentRoot, runs: settings.gitRuns }),
+        ),
+      ),
+    );
     rss('after git status');
     phase('writes');
-    measures.push(...[].concat(await attempt('writes', 'writes', () => measureWrites({ server, catalog, contentRoot, workDir: runDir, duration: Math.max(1, settings.duration * 2), excludeIds: new Set(modified), packageDir: pkg.dir }))));
+    measures.push(
+      ...[].concat(
+        await attempt('writes', 'writes', () =>
+          measureWrites({
+            server,
+            catalog,
+            contentRoot,
+            workDir: runDir,
+            duration: Math.max(1, settings.duration * 2),
+            excludeIds: new Set(modified),
+            packageDir: pkg.dir,
+          }),
+        ),
+      ),
+    );
     rss('after the writes');
     phase('upload');
-    measures.push(...[].concat(await attempt('upload', 'upload', () => measureUpload({ server, megabytes: settings.uploadMB, contentRoot }))));
+    measures.push(
+      ...[].concat(
+        await attempt('upload', 'upload', () => measureUpload({ server, megabytes: settings.uploadMB, contentRoot })),
+      ),
+    );
     rss('after the upload');
     phase('decap-server');
-    measures.push(...[].concat(await attempt('decap-list', 'decap-server', () => measureDecap({ server, catalog, decapDir, repoRoot: REPO_ROOT, settings }))));
+    measures.push(
+      ...[].concat(
+        await attempt('decap-list', 'decap-server', () =>
+          measureDecap({ server, catalog, decapDir, repoRoot: REPO_ROOT, settings }),
+        ),
+      ),
+    );
   } finally {
     await server.stop();
   }
@@ -178,23 +228,37 @@ async function main() {
     size,
     packageVersion,
     machine: machineFacts(REPO_ROOT),
-    content: { ...counts, staleByLocale: catalog.staleByLocale, untranslatedByLocale: catalog.untranslatedByLocale, gitChangedFiles: modified.length },
+    content: {
+      ...counts,
+      staleByLocale: catalog.staleByLocale,
+      untranslatedByLocale: catalog.untranslatedByLocale,
+      gitChangedFiles: modified.length,
+    },
     settings,
     measures,
     serverRssMB,
   };
   await writeResults(out, results);
-  console.log(`\n${renderMarkdown(results).split('\n').filter((line) => line.startsWith('|')).join('\n')}\n`);
+  console.log(
+    `\n${renderMarkdown(results)
+      .split('\n')
+      .filter((line) => line.startsWith('|'))
+      .join('\n')}\n`,
+  );
   log(`wrote ${path.join(out, 'RESULTS.md')} and results.json`);
   if (!keep) await fs.rm(runDir, { recursive: true, force: true });
 }
 
-main().then(() => {
-  killAll();
-  process.exit(0);
-}, (error) => {
-  console.error(`\nbench failed: ${error.stack ?? error.message}`);
-  if (!existsSync(path.join(REPO_ROOT, 'dist'))) console.error('dist/ is gone (a concurrent `npm run build`?): rerun when it is back.');
-  killAll();
-  process.exit(1);
-});
+main().then(
+  () => {
+    killAll();
+    process.exit(0);
+  },
+  (error) => {
+    console.error(`\nbench failed: ${error.stack ?? error.message}`);
+    if (!existsSync(path.join(REPO_ROOT, 'dist')))
+      console.error('dist/ is gone (a concurrent `npm run build`?): rerun when it is back.');
+    killAll();
+    process.exit(1);
+  },
+);

@@ -1,8 +1,9 @@
 // The Quire playground: a small Astro site that mounts the API from this repository.
 // `astro-quire` resolves to the repo's own package (dist/integration.js, built by `npm run build`).
 // The content root comes from CONTENT_PATH, which scripts/playground.mjs sets to playground/.content.
-import { defineConfig } from 'astro/config';
+
 import node from '@astrojs/node';
+import { defineConfig } from 'astro/config';
 import quire from 'astro-quire';
 
 export default defineConfig({

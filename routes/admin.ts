@@ -1,5 +1,5 @@
-import type { APIRoute } from 'astro';
 import options from 'virtual:astro-quire/config';
+import type { APIRoute } from 'astro';
 import { createAdminHandler } from '../src/admin-server/handler.js';
 import { getServices } from '../src/services.js';
 

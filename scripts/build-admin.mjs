@@ -41,13 +41,17 @@ await fs.writeFile(path.join(outdir, 'manifest.json'), `${JSON.stringify(manifes
 function initialFiles(file, seen = new Set()) {
   if (seen.has(file)) return seen;
   seen.add(file);
-  for (const imported of outputs[file].imports) if (imported.kind === 'import-statement' && outputs[imported.path]) initialFiles(imported.path, seen);
+  for (const imported of outputs[file].imports)
+    if (imported.kind === 'import-statement' && outputs[imported.path]) initialFiles(imported.path, seen);
   return seen;
 }
 
 const gzipSize = async (file) => gzipSync(await fs.readFile(path.resolve(repoRoot, file)), { level: 9 }).length;
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
-const initial = [...initialFiles(entryFile), ...manifest.css.map((file) => path.relative(repoRoot, path.join(outdir, file)))];
+const initial = [
+  ...initialFiles(entryFile),
+  ...manifest.css.map((file) => path.relative(repoRoot, path.join(outdir, file))),
+];
 let initialRaw = 0;
 let initialGzip = 0;
 for (const file of initial) {
@@ -55,6 +59,11 @@ for (const file of initial) {
   initialGzip += await gzipSize(file);
 }
 const lazy = Object.keys(outputs).filter((file) => !initial.includes(file) && !file.endsWith('.map'));
-const lines = [`[build-admin] initial load (${initial.length} files: JS + CSS): ${kb(initialRaw)}, ${kb(initialGzip)} gzipped`];
-for (const file of lazy) lines.push(`[build-admin]   loaded on demand: ${relative(file)} ${kb(outputs[file].bytes)}, ${kb(await gzipSize(file))} gzipped`);
+const lines = [
+  `[build-admin] initial load (${initial.length} files: JS + CSS): ${kb(initialRaw)}, ${kb(initialGzip)} gzipped`,
+];
+for (const file of lazy)
+  lines.push(
+    `[build-admin]   loaded on demand: ${relative(file)} ${kb(outputs[file].bytes)}, ${kb(await gzipSize(file))} gzipped`,
+  );
 console.log(lines.join('\n'));

@@ -32,8 +32,10 @@ function fail(message) {
 // ---------------------------------------------------------------- preflight
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 12)) {
-  fail(`Node ${process.versions.node} is too old: Astro needs Node >= 22.12.\n`
-    + '  Run `npm run playground`: the repo pins node@22 as a devDependency and npm scripts use it.');
+  fail(
+    `Node ${process.versions.node} is too old: Astro needs Node >= 22.12.\n` +
+      '  Run `npm run playground`: the repo pins node@22 as a devDependency and npm scripts use it.',
+  );
 }
 if (!Number.isInteger(port) || port < 1 || port > 65535) {
   fail(`PORT=${process.env.PORT} is not a port number. Use e.g. PORT=4322 npm run playground.`);
@@ -42,15 +44,19 @@ if (!fs.existsSync(astroBin)) {
   fail('Astro is not installed in this repo. Run `npm install` first.');
 }
 if (!fs.existsSync(path.join(repoRoot, 'dist', 'integration.js'))) {
-  fail('The package is not built (dist/integration.js is missing). Run `npm run playground`, which builds first, or `npm run build`.');
+  fail(
+    'The package is not built (dist/integration.js is missing). Run `npm run playground`, which builds first, or `npm run build`.',
+  );
 }
 
 await new Promise((resolve) => {
   const probe = net.createServer();
   probe.once('error', (error) => {
     if (error.code === 'EADDRINUSE') {
-      fail(`Port ${port} on ${host} is already in use (another playground or dev server?).\n`
-        + `  Stop it, or choose another port: PORT=${port + 1} npm run playground`);
+      fail(
+        `Port ${port} on ${host} is already in use (another playground or dev server?).\n` +
+          `  Stop it, or choose another port: PORT=${port + 1} npm run playground`,
+      );
     }
     fail(`Cannot listen on ${host}:${port}: ${error.message}`);
   });
@@ -62,11 +68,15 @@ if (!fs.existsSync(workingContent)) {
   if (!fs.existsSync(sampleContent)) fail(`The sample content is missing: ${sampleContent}`);
   fs.cpSync(sampleContent, workingContent, { recursive: true });
   await commitSamples(workingContent);
-  console.log(`[playground] First run: copied the sample content into ${path.relative(repoRoot, workingContent)}/ ` +
-      `(a git repository of its own, so the git endpoints work there)`);
+  console.log(
+    `[playground] First run: copied the sample content into ${path.relative(repoRoot, workingContent)}/ ` +
+      `(a git repository of its own, so the git endpoints work there)`,
+  );
 } else {
-  console.log(`[playground] Reusing ${path.relative(repoRoot, workingContent)}/ (your edits are kept).`
-    + ' To start over with the sample content, delete playground/.content and run again.');
+  console.log(
+    `[playground] Reusing ${path.relative(repoRoot, workingContent)}/ (your edits are kept).` +
+      ' To start over with the sample content, delete playground/.content and run again.',
+  );
 }
 
 /** Makes the working copy its own repository with the samples as the first commit. */
@@ -74,7 +84,12 @@ async function commitSamples(dir) {
   const { default: git } = await import('isomorphic-git');
   await git.init({ fs, dir, defaultBranch: 'main' });
   await git.add({ fs, dir, filepath: '.' });
-  await git.commit({ fs, dir, message: 'Sample content', author: { name: 'Quire playground', email: 'playground@localhost' } });
+  await git.commit({
+    fs,
+    dir,
+    message: 'Sample content',
+    author: { name: 'Quire playground', email: 'playground@localhost' },
+  });
 }
 
 // ---------------------------------------------------------------- astro dev
@@ -95,8 +110,10 @@ child.on('error', (error) => fail(`Could not start astro dev: ${error.message}`)
 child.on('exit', (code, signal) => {
   childExited = true;
   if (!ready && !stopping) {
-    fail(`astro dev stopped before the API answered (${signal ?? `exit code ${code}`}). See its output above.\n`
-      + '  If it says another dev server is already running, stop that one first (Ctrl-C in its terminal).');
+    fail(
+      `astro dev stopped before the API answered (${signal ?? `exit code ${code}`}). See its output above.\n` +
+        '  If it says another dev server is already running, stop that one first (Ctrl-C in its terminal).',
+    );
   }
   process.exit(code ?? (signal ? 0 : 1));
 });
@@ -119,8 +136,10 @@ while (!response) {
     response = await fetch(`${apiUrl}/content`, { signal: AbortSignal.timeout(5_000) });
   } catch {
     if (Date.now() > deadline) {
-      console.error(`\n[playground] ${apiUrl}/content did not answer within ${READY_TIMEOUT_MS / 1000} s.`
-        + ' See the astro output above; press Ctrl-C to stop.');
+      console.error(
+        `\n[playground] ${apiUrl}/content did not answer within ${READY_TIMEOUT_MS / 1000} s.` +
+          ' See the astro output above; press Ctrl-C to stop.',
+      );
       break;
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -134,24 +153,26 @@ if (response) {
     console.warn(`\n[playground] The API answered GET ${prefix}/content with ${response.status}:\n  ${body}\n`);
   }
   const line = '─'.repeat(64);
-  console.log([
-    '',
-    line,
-    '  Quire playground is running',
-    '',
-    `  Admin    ${siteUrl}${adminPath}       (edit the content here)`,
-    `  Site     ${siteUrl}/            (the marketing site; /de and /fr for its other locales)`,
-    `  Docs     ${siteUrl}/docs`,
-    `  Overview ${siteUrl}/playground  (every page by site and locale, moved pages, API links)`,
-    `  API      ${apiUrl}`,
-    `  Content  ${path.relative(repoRoot, workingContent)}/  (delete it to reset to the samples)`,
-    '',
-    '  Try:',
-    `    curl ${apiUrl}/content`,
-    `    curl '${apiUrl}/content/needs-review?locale=de'`,
-    '',
-    '  Press Ctrl-C to stop.',
-    line,
-    '',
-  ].join('\n'));
+  console.log(
+    [
+      '',
+      line,
+      '  Quire playground is running',
+      '',
+      `  Admin    ${siteUrl}${adminPath}       (edit the content here)`,
+      `  Site     ${siteUrl}/            (the marketing site; /de and /fr for its other locales)`,
+      `  Docs     ${siteUrl}/docs`,
+      `  Overview ${siteUrl}/playground  (every page by site and locale, moved pages, API links)`,
+      `  API      ${apiUrl}`,
+      `  Content  ${path.relative(repoRoot, workingContent)}/  (delete it to reset to the samples)`,
+      '',
+      '  Try:',
+      `    curl ${apiUrl}/content`,
+      `    curl '${apiUrl}/content/needs-review?locale=de'`,
+      '',
+      '  Press Ctrl-C to stop.',
+      line,
+      '',
+    ].join('\n'),
+  );
 }

@@ -18,13 +18,24 @@ function runtimeContentRoot(options: ResolvedOptions): string {
 
 function createServices(options: ResolvedOptions) {
   const root = runtimeContentRoot(options);
-  const assetsDir = options.assets.dir === path.join(options.contentRoot, 'assets') ? path.join(root, 'assets') : options.assets.dir;
+  const assetsDir =
+    options.assets.dir === path.join(options.contentRoot, 'assets') ? path.join(root, 'assets') : options.assets.dir;
   const auth = effectiveAuth(options.auth);
   const sites = createSitesConfig(root);
   const events = createChangeFeed();
-  const store = createContentStore({ root, sites, metadataBytes: options.limits.metadataBytes, excluded: [assetsDir], feed: events });
+  const store = createContentStore({
+    root,
+    sites,
+    metadataBytes: options.limits.metadataBytes,
+    excluded: [assetsDir],
+    feed: events,
+  });
   const git = createGitService({
-    contentRoot: root, assetsDir, branch: options.git.branch, exclusive: (task) => store.exclusive(task), announce: events.announce,
+    contentRoot: root,
+    assetsDir,
+    branch: options.git.branch,
+    exclusive: (task) => store.exclusive(task),
+    announce: events.announce,
   });
   const assets = createAssetLibrary({
     dir: assetsDir,

@@ -4,13 +4,16 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkA11y, collectPageErrors, launchBrowser, screenshot } from './support/browser.js';
 import { bearer } from './support/http.js';
-import { startJwksServer, type JwksServer } from './support/jwks-server.js';
+import { type JwksServer, startJwksServer } from './support/jwks-server.js';
 import { createSite, type RunningSite } from './support/site.js';
 
 // The admin is prebuilt into the package (dist/admin) and mounted by the integration alone: these
 // sites have nothing but quire() and @astrojs/node, yet a real Chromium gets the shell and runs it.
 
-const SITES_JSON = JSON.stringify({ sites: { main: { locales: ['en', 'de'], defaultLocale: 'en' } }, globalLocales: ['en', 'de'] });
+const SITES_JSON = JSON.stringify({
+  sites: { main: { locales: ['en', 'de'], defaultLocale: 'en' } },
+  globalLocales: ['en', 'de'],
+});
 const ALICE = { email: 'alice@example.test', sub: 'user-alice' };
 
 let browser: Browser;
@@ -23,7 +26,9 @@ afterAll(async () => {
 
 /** The shell's config JSON and the hashed files it names. */
 function readShell(html: string) {
-  const config = JSON.parse(/<script type="application\/json" id="quire-admin-config">(.*?)<\/script>/s.exec(html)![1]!);
+  const config = JSON.parse(
+    /<script type="application\/json" id="quire-admin-config">(.*?)<\/script>/s.exec(html)![1]!,
+  );
   const script = /<script type="module" src="([^"]+)"/.exec(html)![1]!;
   const styles = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((match) => match[1]!);
   return { config, script, styles };
@@ -77,7 +82,10 @@ describe('admin in astro dev (on by default)', () => {
 
   it('serves the hashed files with their content type and immutable caching; HEAD has no body', async () => {
     const { script, styles } = readShell(await (await fetch(`${server.url}/__cms`)).text());
-    for (const [file, type] of [[script, 'text/javascript; charset=utf-8'], [styles[0]!, 'text/css; charset=utf-8']] as const) {
+    for (const [file, type] of [
+      [script, 'text/javascript; charset=utf-8'],
+      [styles[0]!, 'text/css; charset=utf-8'],
+    ] as const) {
       const res = await fetch(`${server.url}${file}`);
       expect(res.status, file).toBe(200);
       expect(res.headers.get('content-type'), file).toBe(type);
@@ -117,8 +125,12 @@ describe('admin in astro dev (on by default)', () => {
 });
 
 describe('admin turned off, or moved, in astro dev', () => {
-  it('admin: false → /__cms is the site\'s 404 while the API still answers', async () => {
-    const site = await createSite({ name: 'admin-off-dev', config: '{ admin: false }', content: { 'sites.json': SITES_JSON } });
+  it("admin: false → /__cms is the site's 404 while the API still answers", async () => {
+    const site = await createSite({
+      name: 'admin-off-dev',
+      config: '{ admin: false }',
+      content: { 'sites.json': SITES_JSON },
+    });
     const server = await site.startDev();
     try {
       const res = await fetch(`${server.url}/__cms`);
@@ -132,7 +144,11 @@ describe('admin turned off, or moved, in astro dev', () => {
   });
 
   it('admin: { path: "/desk" } → the shell at /desk with that base path, nothing at /__cms', async () => {
-    const site = await createSite({ name: 'admin-desk-dev', config: `{ admin: { path: '/desk' } }`, content: { 'sites.json': SITES_JSON } });
+    const site = await createSite({
+      name: 'admin-desk-dev',
+      config: `{ admin: { path: '/desk' } }`,
+      content: { 'sites.json': SITES_JSON },
+    });
     const server = await site.startDev();
     try {
       const res = await fetch(`${server.url}/desk/new`);
@@ -156,8 +172,16 @@ describe('admin in a production build', () => {
   beforeAll(async () => {
     jwks = await startJwksServer({ issuer: 'https://gateway.test', audience: 'quire-test' });
     const auth = `auth: { type: 'jwt', jwksUrl: '${jwks.jwksUrl}', issuer: 'https://gateway.test', audience: 'quire-test' }`;
-    const guardedSite = await createSite({ name: 'admin-prod-jwt', config: `{ admin: true, ${auth} }`, content: { 'sites.json': SITES_JSON } });
-    const unsetSite = await createSite({ name: 'admin-prod-unset', config: `{ ${auth} }`, content: { 'sites.json': SITES_JSON } });
+    const guardedSite = await createSite({
+      name: 'admin-prod-jwt',
+      config: `{ admin: true, ${auth} }`,
+      content: { 'sites.json': SITES_JSON },
+    });
+    const unsetSite = await createSite({
+      name: 'admin-prod-unset',
+      config: `{ ${auth} }`,
+      content: { 'sites.json': SITES_JSON },
+    });
     // One build at a time: each takes both cores.
     guarded = await guardedSite.buildAndStart();
     unset = await unsetSite.buildAndStart();
@@ -191,7 +215,7 @@ describe('admin in a production build', () => {
       const response = await page.goto(`${guarded.url}/__cms/content/x/en`);
       expect(response?.status()).toBe(200);
       await page.getByRole('heading', { name: 'Quire admin' }).waitFor({ timeout: 15_000 });
-      const config = JSON.parse(await page.locator('#quire-admin-config').textContent() ?? '{}');
+      const config = JSON.parse((await page.locator('#quire-admin-config').textContent()) ?? '{}');
       expect(config).toEqual({ basePath: '/__cms', apiPrefix: '/__cms/api', mode: 'production' });
       expect(errors()).toEqual([]);
     } finally {
@@ -199,7 +223,7 @@ describe('admin in a production build', () => {
     }
   });
 
-  it('serves nothing at /__cms when admin is not set (the site\'s 404), while the API answers', async () => {
+  it("serves nothing at /__cms when admin is not set (the site's 404), while the API answers", async () => {
     const res = await fetch(`${unset.url}/__cms`, { headers: bearer(await jwks.sign(ALICE)) });
     const body = await res.text();
     expect(res.status).toBe(404);

@@ -1,6 +1,6 @@
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,7 +60,8 @@ describe('filenames', () => {
 
   it('refuses folder names that some file systems cannot hold', () => {
     expect(code(() => checkNewFolderName('Fotos 2024', 'path'))).toBe('ok');
-    for (const bad of ['a:b', 'what?', 'trailing.', 'aux', 'x'.repeat(256)]) expect(code(() => checkNewFolderName(bad, 'path'))).toBe('INVALID_REQUEST');
+    for (const bad of ['a:b', 'what?', 'trailing.', 'aux', 'x'.repeat(256)])
+      expect(code(() => checkNewFolderName(bad, 'path'))).toBe('INVALID_REQUEST');
   });
 });
 
@@ -76,19 +77,58 @@ describe('asset paths', () => {
   });
 
   it.each([
-    '../secret', 'a/../../b', './a', 'a//b', '/etc/passwd', '//etc', 'C:/Windows', 'c:x', 'a\\..\\b', '..\\x',
-    'a\u0000.png', 'a\n.png', '%2e%2e/x', '%2E%2E%2Fx', 'a%2fb', '.quire-assets.json', 'a/.quire-tmp/x.part', '..',
+    '../secret',
+    'a/../../b',
+    './a',
+    'a//b',
+    '/etc/passwd',
+    '//etc',
+    'C:/Windows',
+    'c:x',
+    'a\\..\\b',
+    '..\\x',
+    'a\u0000.png',
+    'a\n.png',
+    '%2e%2e/x',
+    '%2E%2E%2Fx',
+    'a%2fb',
+    '.quire-assets.json',
+    'a/.quire-tmp/x.part',
+    '..',
   ])('refuses %j', (input) => {
     expect(code(() => parseAssetPath(input, 'path', { folder: false }))).toBe('INVALID_REQUEST');
-    if (!/^\/[^/]/.test(input)) expect(code(() => parseAssetPath(input, 'folder', { folder: true }))).toBe('INVALID_REQUEST');
+    if (!/^\/[^/]/.test(input))
+      expect(code(() => parseAssetPath(input, 'folder', { folder: true }))).toBe('INVALID_REQUEST');
   });
 });
 
 describe('address policy', () => {
   it.each([
-    '127.0.0.1', '127.1.2.3', '10.0.0.1', '172.16.5.4', '192.168.0.1', '100.64.0.1', '100.127.255.254', '169.254.169.254',
-    '224.0.0.251', '239.255.255.250', '0.0.0.0', '255.255.255.255', '192.0.2.1', '::1', '::', 'fe80::1', 'fc00::1', 'fd12::1',
-    'ff02::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', '64:ff9b::7f00:1', '2002:7f00:1::1', 'not-an-ip',
+    '127.0.0.1',
+    '127.1.2.3',
+    '10.0.0.1',
+    '172.16.5.4',
+    '192.168.0.1',
+    '100.64.0.1',
+    '100.127.255.254',
+    '169.254.169.254',
+    '224.0.0.251',
+    '239.255.255.250',
+    '0.0.0.0',
+    '255.255.255.255',
+    '192.0.2.1',
+    '::1',
+    '::',
+    'fe80::1',
+    'fc00::1',
+    'fd12::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '::ffff:169.254.169.254',
+    '64:ff9b::7f00:1',
+    '2002:7f00:1::1',
+    'not-an-ip',
   ])('refuses %s', (address) => {
     expect(isPublicAddress(address)).toBe(false);
   });
@@ -111,7 +151,8 @@ describe('downloads', () => {
       hits.push(req.url ?? '');
       if (req.url === '/cat.png') res.writeHead(200, { 'content-type': 'image/png' }).end(png(2, 2));
       else if (req.url === '/to-private') res.writeHead(302, { location: `http://127.0.0.2:${port}/cat.png` }).end();
-      else if (req.url === '/to-mapped') res.writeHead(301, { location: `http://[::ffff:10.1.2.3]:${port}/cat.png` }).end();
+      else if (req.url === '/to-mapped')
+        res.writeHead(301, { location: `http://[::ffff:10.1.2.3]:${port}/cat.png` }).end();
       else if (req.url === '/to-file') res.writeHead(307, { location: 'file:///etc/passwd' }).end();
       else if (req.url === '/relative') res.writeHead(303, { location: '/cat.png' }).end();
       else if (req.url === '/loop') res.writeHead(302, { location: '/loop' }).end();
@@ -133,7 +174,13 @@ describe('downloads', () => {
   const onlyLoopbackOne = (address: string) => address === '127.0.0.1';
   let n = 0;
   const fetchTo = (url: string, options: Partial<Parameters<typeof downloadToFile>[2]> = {}) =>
-    downloadToFile(url, path.join(dir, `f${n++}`), { maxBytes: 1000, timeoutMs: 2000, maxRedirects: 3, isAllowed: onlyLoopbackOne, ...options });
+    downloadToFile(url, path.join(dir, `f${n++}`), {
+      maxBytes: 1000,
+      timeoutMs: 2000,
+      maxRedirects: 3,
+      isAllowed: onlyLoopbackOne,
+      ...options,
+    });
   const failure = async (promise: Promise<unknown>) => {
     try {
       await promise;
@@ -152,24 +199,45 @@ describe('downloads', () => {
 
   it('refuses a redirect to a private address, an IPv4-mapped one and a non-http scheme, before connecting', async () => {
     hits = [];
-    expect(await failure(fetchTo(`http://127.0.0.1:${port}/to-private`))).toMatchObject({ code: 'ASSET_UPLOAD_FAILED', reason: expect.stringContaining('127.0.0.2') });
-    expect(await failure(fetchTo(`http://127.0.0.1:${port}/to-mapped`))).toMatchObject({ code: 'ASSET_UPLOAD_FAILED', reason: expect.stringContaining('not a public address') });
-    expect(await failure(fetchTo(`http://127.0.0.1:${port}/to-file`))).toMatchObject({ code: 'ASSET_UPLOAD_FAILED', reason: expect.stringContaining('file:') });
+    expect(await failure(fetchTo(`http://127.0.0.1:${port}/to-private`))).toMatchObject({
+      code: 'ASSET_UPLOAD_FAILED',
+      reason: expect.stringContaining('127.0.0.2'),
+    });
+    expect(await failure(fetchTo(`http://127.0.0.1:${port}/to-mapped`))).toMatchObject({
+      code: 'ASSET_UPLOAD_FAILED',
+      reason: expect.stringContaining('not a public address'),
+    });
+    expect(await failure(fetchTo(`http://127.0.0.1:${port}/to-file`))).toMatchObject({
+      code: 'ASSET_UPLOAD_FAILED',
+      reason: expect.stringContaining('file:'),
+    });
     expect(hits).toEqual(['/to-private', '/to-mapped', '/to-file']);
   });
 
   it('checks host names after DNS resolution', async () => {
     hits = [];
     const refused = await failure(fetchTo(`http://localhost:${port}/cat.png`, { isAllowed: () => false }));
-    expect(refused).toMatchObject({ code: 'ASSET_UPLOAD_FAILED', reason: expect.stringMatching(/localhost resolves to .* not a public address/) });
+    expect(refused).toMatchObject({
+      code: 'ASSET_UPLOAD_FAILED',
+      reason: expect.stringMatching(/localhost resolves to .* not a public address/),
+    });
     expect(hits).toEqual([]);
   });
 
   it('bounds redirects, size and time', async () => {
-    expect(await failure(fetchTo(`http://127.0.0.1:${port}/loop`))).toMatchObject({ code: 'ASSET_UPLOAD_FAILED', reason: 'more than 3 redirects' });
+    expect(await failure(fetchTo(`http://127.0.0.1:${port}/loop`))).toMatchObject({
+      code: 'ASSET_UPLOAD_FAILED',
+      reason: 'more than 3 redirects',
+    });
     expect((await failure(fetchTo(`http://127.0.0.1:${port}/big`))).code).toBe('ASSET_TOO_LARGE');
-    expect(await failure(fetchTo(`http://127.0.0.1:${port}/slow`, { timeoutMs: 300 }))).toMatchObject({ code: 'ASSET_UPLOAD_FAILED', reason: 'the download timed out' });
-    expect(await failure(fetchTo(`http://127.0.0.1:${port}/missing`))).toMatchObject({ code: 'ASSET_UPLOAD_FAILED', reason: expect.stringContaining('HTTP 404') });
+    expect(await failure(fetchTo(`http://127.0.0.1:${port}/slow`, { timeoutMs: 300 }))).toMatchObject({
+      code: 'ASSET_UPLOAD_FAILED',
+      reason: 'the download timed out',
+    });
+    expect(await failure(fetchTo(`http://127.0.0.1:${port}/missing`))).toMatchObject({
+      code: 'ASSET_UPLOAD_FAILED',
+      reason: expect.stringContaining('HTTP 404'),
+    });
   });
 
   it('stops writing at the limit while streaming', async () => {
@@ -177,7 +245,8 @@ describe('downloads', () => {
     await failure(fetchTo(`http://127.0.0.1:${port}/big`));
     // The caller owns the target and removes it; the downloader must not have written past the limit.
     const after = await readdir(dir);
-    for (const name of after.filter((entry) => !before.includes(entry))) expect((await stat(path.join(dir, name))).size).toBeLessThanOrEqual(1000 + 65536);
+    for (const name of after.filter((entry) => !before.includes(entry)))
+      expect((await stat(path.join(dir, name))).size).toBeLessThanOrEqual(1000 + 65536);
   });
 });
 
@@ -185,10 +254,23 @@ describe('usage scanner', () => {
   const prefix = '/__cms/api/assets/serve/';
   const url = (asset: string) => `${prefix}${asset}`;
   const item = (id: string, locales: Record<string, Partial<LocaleFile>>): Item => ({
-    id, kind: 'page', type: 'visual', site: 'web', collection: 'pages',
-    locales: new Map(Object.entries(locales).map(([locale, file]) => [locale, {
-      file: { created: '', modified: '', meta: {}, ...file }, metaEtag: '', contentEtag: '', path: '', signature: '',
-    }])),
+    id,
+    kind: 'page',
+    type: 'visual',
+    site: 'web',
+    collection: 'pages',
+    locales: new Map(
+      Object.entries(locales).map(([locale, file]) => [
+        locale,
+        {
+          file: { created: '', modified: '', meta: {}, ...file },
+          metaEtag: '',
+          contentEtag: '',
+          path: '',
+          signature: '',
+        },
+      ]),
+    ),
   });
 
   it('reports exact references with precise field paths, never look-alikes', () => {
@@ -196,17 +278,33 @@ describe('usage scanner', () => {
       item('home', {
         en: {
           meta: { ogImage: url('zoo/cat.png'), description: `see ${url('zoo/cat.png')}` },
-          content: { visualData: { blocks: [{ src: url('zoo/bobcat.png') }, { text: 'x' }, { src: url('zoo/cat.png') }] } },
+          content: {
+            visualData: { blocks: [{ src: url('zoo/bobcat.png') }, { text: 'x' }, { src: url('zoo/cat.png') }] },
+          },
         },
         de: { meta: { ogImage: url('zoo/cat.png?v=2') }, inheritance: { state: 'inherited', from: 'en' } },
       }),
       item('story', {
-        en: { content: { mdx:
+        en: {
+          content: {
+            mdx:
               `![A cat](${url('zoo/cat.png')} "Cat")\n[bob](${url('zoo/bobcat.png')})\n` +
               `<img src="${url('zoo/cat.png')}" />\n` +
-              `${url('zoo/cat.png.bak')}\n[ref]: ${url('zoo/cat%20two.png')}` } },
+              `${url('zoo/cat.png.bak')}\n[ref]: ${url('zoo/cat%20two.png')}`,
+          },
+        },
       }),
-      item('settings', { en: { content: { data: { gallery: { items: ['x', url('zoo/cat.png')] }, 'hero image': url('zoo/bobcat.png'), other: `${url('zoo/cat.png')}x` } } } }),
+      item('settings', {
+        en: {
+          content: {
+            data: {
+              gallery: { items: ['x', url('zoo/cat.png')] },
+              'hero image': url('zoo/bobcat.png'),
+              other: `${url('zoo/cat.png')}x`,
+            },
+          },
+        },
+      }),
     ]);
     expect(usage.get('zoo/cat.png')).toEqual([
       { page: 'home', locale: 'de', field: 'meta.ogImage' },
@@ -228,7 +326,11 @@ describe('usage scanner', () => {
 describe('SVG check', () => {
   it('recognises SVG documents and nothing else', () => {
     expect(isSvgText(svg(3, 3))).toBe(true);
-    expect(isSvgText(Buffer.from('\ufeff<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x.dtd" [ <!ENTITY a "b"> ]>\n<svg/>'))).toBe(true);
+    expect(
+      isSvgText(
+        Buffer.from('\ufeff<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x.dtd" [ <!ENTITY a "b"> ]>\n<svg/>'),
+      ),
+    ).toBe(true);
     expect(isSvgText(Buffer.from('<html><svg></svg></html>'))).toBe(false);
     expect(isSvgText(Buffer.from('<?xml version="1.0"?><note>svg</note>'))).toBe(false);
     expect(isSvgText(Buffer.from('<svgx/>'))).toBe(false);

@@ -1,12 +1,12 @@
+import { lstat, mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { lstat, mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, type ApiClient } from './support/http.js';
+import { filesUnder } from './reliability/support/files.js';
+import { type ApiClient, api } from './support/http.js';
 import { ELF, GIF_1x1, ico, JPEG_3x2, PDF, png, svg, WEBP_4x3 } from './support/images.js';
 import { createSite, type RunningSite, type TestSite } from './support/site.js';
-import { filesUnder } from './reliability/support/files.js';
 
 const SITES = { sites: { web: { locales: ['en', 'de'], defaultLocale: 'en' } }, globalLocales: ['en'] };
 const MAX_BYTES = 200_000;
@@ -27,15 +27,23 @@ async function startOrigin() {
   const hits: string[] = [];
   const server = http.createServer((req, res) => {
     hits.push(req.url ?? '');
-    const send = (type: string, body: Buffer) => res.writeHead(200, { 'content-type': type, 'content-length': body.length }).end(body);
+    const send = (type: string, body: Buffer) =>
+      res.writeHead(200, { 'content-type': type, 'content-length': body.length }).end(body);
     switch (req.url) {
-      case '/cat.png': return send('image/png', png(5, 4));
-      case '/photo': return send('image/jpeg', JPEG_3x2);
-      case '/redirect': return res.writeHead(302, { location: '/cat.png' }).end();
-      case '/loop': return res.writeHead(302, { location: '/loop' }).end();
-      case '/tool.png': return send('image/png', ELF);
-      case '/big.png': return send('image/png', png(10, 10, { padding: MAX_BYTES + 10_000 }));
-      default: return res.writeHead(404).end('not found');
+      case '/cat.png':
+        return send('image/png', png(5, 4));
+      case '/photo':
+        return send('image/jpeg', JPEG_3x2);
+      case '/redirect':
+        return res.writeHead(302, { location: '/cat.png' }).end();
+      case '/loop':
+        return res.writeHead(302, { location: '/loop' }).end();
+      case '/tool.png':
+        return send('image/png', ELF);
+      case '/big.png':
+        return send('image/png', png(10, 10, { padding: MAX_BYTES + 10_000 }));
+      default:
+        return res.writeHead(404).end('not found');
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -45,10 +53,11 @@ async function startOrigin() {
     url: (pathname: string) => `http://127.0.0.1:${port}${pathname}`,
     port,
     hits,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -72,12 +81,15 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
         config: `{ requireIdentity: false, assets: { maxBytes: ${MAX_BYTES} } }`,
         content: { 'sites.json': JSON.stringify(SITES) },
         // Prerendered in the production build (the site's output is static): its image URL must still work.
-        files: { 'src/pages/gallery.astro': `---\n---\n<html><body><img src="${SERVE}gallery/pic.png" alt="A picture"></body></html>\n` },
+        files: {
+          'src/pages/gallery.astro': `---\n---\n<html><body><img src="${SERVE}gallery/pic.png" alt="A picture"></body></html>\n`,
+        },
       }),
       // Imports from private addresses allowed; identity required, given by a trusted header.
       createSite({
         name: `assets-open-${mode}`,
-        config: `{ requireIdentity: true, auth: { type: 'trusted-header', emailHeader: 'x-test-user' }, ` +
+        config:
+          `{ requireIdentity: true, auth: { type: 'trusted-header', emailHeader: 'x-test-user' }, ` +
           `importUrl: { allowPrivateNetworks: true }, assets: { maxBytes: ${MAX_BYTES} } }`,
         content: { 'sites.json': JSON.stringify(SITES) },
       }),
@@ -105,8 +117,13 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
     await origin?.close();
   });
 
-  const upload = (bytes: Buffer, filename: string, fields: Record<string, string> = {}, target = client, headers: Record<string, string> = {}) =>
-    target.post('/assets/upload', { rawBody: form(bytes, filename, fields), headers });
+  const upload = (
+    bytes: Buffer,
+    filename: string,
+    fields: Record<string, string> = {},
+    target = client,
+    headers: Record<string, string> = {},
+  ) => target.post('/assets/upload', { rawBody: form(bytes, filename, fields), headers });
 
   async function uploaded(bytes: Buffer, filename: string, fields: Record<string, string> = {}) {
     const response = await upload(bytes, filename, fields);
@@ -117,21 +134,40 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
   const raw = (pathname: string, init: RequestInit = {}) =>
     fetch(`${server.url}${pathname}`, { ...init, redirect: 'manual', signal: AbortSignal.timeout(30_000) });
 
-  const partFiles = async () => (await filesUnder(path.join(assetsDir, '.quire-tmp'))).filter((name) => name.endsWith('.part'));
+  const partFiles = async () =>
+    (await filesUnder(path.join(assetsDir, '.quire-tmp'))).filter((name) => name.endsWith('.part'));
 
   describe('upload', () => {
     it('stores a PNG under a clean name, keeps the original name and measures it', async () => {
       const bytes = png(7, 5);
-      const entry = await uploaded(bytes, 'Ünïcödé Fïlé.PNG', { alt: 'A red box', uploadedBy: 'ada@example.com', tags: 'red, box' });
+      const entry = await uploaded(bytes, 'Ünïcödé Fïlé.PNG', {
+        alt: 'A red box',
+        uploadedBy: 'ada@example.com',
+        tags: 'red, box',
+      });
       expect(entry).toMatchObject({
-        filename: 'unicode-file.png', originalName: 'Ünïcödé Fïlé.PNG', mimeType: 'image/png', size: bytes.length,
-        width: 7, height: 5, alt: 'A red box', uploadedBy: 'ada@example.com', folder: '/', tags: ['red', 'box'],
-        path: 'unicode-file.png', url: `${SERVE}unicode-file.png`,
+        filename: 'unicode-file.png',
+        originalName: 'Ünïcödé Fïlé.PNG',
+        mimeType: 'image/png',
+        size: bytes.length,
+        width: 7,
+        height: 5,
+        alt: 'A red box',
+        uploadedBy: 'ada@example.com',
+        folder: '/',
+        tags: ['red', 'box'],
+        path: 'unicode-file.png',
+        url: `${SERVE}unicode-file.png`,
       });
       expect(Date.parse(entry.uploadedAt)).not.toBeNaN();
       expect(await readFile(path.join(assetsDir, 'unicode-file.png'))).toEqual(bytes);
       const manifest = JSON.parse(await readFile(path.join(assetsDir, '.quire-assets.json'), 'utf8'));
-      expect(manifest['unicode-file.png']).toMatchObject({ originalName: 'Ünïcödé Fïlé.PNG', alt: 'A red box', width: 7, height: 5 });
+      expect(manifest['unicode-file.png']).toMatchObject({
+        originalName: 'Ünïcödé Fïlé.PNG',
+        alt: 'A red box',
+        width: 7,
+        height: 5,
+      });
     });
 
     it('sniffs JPEG, GIF, WebP, SVG, ICO and PDF from their bytes, into nested folders', async () => {
@@ -147,7 +183,13 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
       ];
       for (const [bytes, name, filename, mimeType, width, height] of cases) {
         const entry = await uploaded(bytes, name, { folder: '/photos/2024' });
-        expect(entry, name).toMatchObject({ filename, mimeType, folder: '/photos/2024', path: `photos/2024/${filename}`, originalName: name });
+        expect(entry, name).toMatchObject({
+          filename,
+          mimeType,
+          folder: '/photos/2024',
+          path: `photos/2024/${filename}`,
+          originalName: name,
+        });
         expect(entry.width, name).toBe(width);
         expect(entry.height, name).toBe(height);
       }
@@ -155,7 +197,11 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
 
     it('refuses an executable renamed .png (415) and text posing as SVG, leaving nothing behind', async () => {
       const before = await filesUnder(assetsDir);
-      for (const [bytes, name] of [[ELF, 'cute-cat.png'], [Buffer.from('<html><script>alert(1)</script></html>'), 'page.svg'], [Buffer.alloc(0), 'empty.png']] as const) {
+      for (const [bytes, name] of [
+        [ELF, 'cute-cat.png'],
+        [Buffer.from('<html><script>alert(1)</script></html>'), 'page.svg'],
+        [Buffer.alloc(0), 'empty.png'],
+      ] as const) {
         const response = await upload(bytes, name);
         expect(response.status, name).toBe(415);
         expect(response.json.error.code).toBe('ASSET_INVALID_FORMAT');
@@ -196,13 +242,17 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
     });
 
     it('takes 20 concurrent uploads of the same name: 20 files, 20 manifest entries', async () => {
-      const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => upload(png(i + 1, 1), 'burst.png', { folder: '/burst', alt: `n${i}` })));
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => upload(png(i + 1, 1), 'burst.png', { folder: '/burst', alt: `n${i}` })),
+      );
       expect(responses.map((response) => response.status)).toEqual(Array(20).fill(201));
       const names = responses.map((response) => response.json.filename);
       expect(new Set(names).size).toBe(20);
       const listing = await client.get('/assets/folders', { query: { path: '/burst' } });
       expect(listing.json.assets).toHaveLength(20);
-      expect(listing.json.assets.map((asset: { alt: string }) => asset.alt).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `n${i}`).sort());
+      expect(listing.json.assets.map((asset: { alt: string }) => asset.alt).sort()).toEqual(
+        Array.from({ length: 20 }, (_, i) => `n${i}`).sort(),
+      );
       const manifest = JSON.parse(await readFile(path.join(assetsDir, 'burst', '.quire-assets.json'), 'utf8'));
       expect(Object.keys(manifest).sort()).toEqual([...names].sort());
       for (const response of responses) expect(manifest[response.json.filename].width).toBe(response.json.width);
@@ -277,21 +327,37 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
 
       const listing = await client.get('/assets/folders', { query: { path: '/tree' } });
       expect(listing.status).toBe(200);
-      expect(listing.json).toEqual({ assets: [], folders: [{ name: 'a', path: '/tree/a' }, { name: 'empty', path: '/tree/empty' }] });
+      expect(listing.json).toEqual({
+        assets: [],
+        folders: [
+          { name: 'a', path: '/tree/a' },
+          { name: 'empty', path: '/tree/empty' },
+        ],
+      });
       const inA = await client.get('/assets/folders', { query: { path: 'tree/a/' } });
       expect(inA.json.assets.map((asset: { filename: string }) => asset.filename)).toEqual(['a1.png', 'a2.png']);
       expect(inA.json.folders).toEqual([{ name: 'b', path: '/tree/a/b' }]);
 
       const root = await client.get('/assets/folders');
-      expect(root.json.folders.map((folder: { name: string }) => folder.name)).toEqual(expect.arrayContaining(['burst', 'photos', 'tree']));
+      expect(root.json.folders.map((folder: { name: string }) => folder.name)).toEqual(
+        expect.arrayContaining(['burst', 'photos', 'tree']),
+      );
       expect(root.json.folders.map((folder: { name: string }) => folder.name)).not.toContain('escape');
       expect(root.json.folders.map((folder: { name: string }) => folder.name)).not.toContain('.quire-tmp');
 
       const { json } = await client.get('/assets/folder-tree');
       const tree = json.tree.find((node: { name: string }) => node.name === 'tree');
       expect(tree).toEqual({
-        name: 'tree', path: '/tree', assetCount: 0, children: [
-          { name: 'a', path: '/tree/a', assetCount: 2, children: [{ name: 'b', path: '/tree/a/b', assetCount: 1, children: [] }] },
+        name: 'tree',
+        path: '/tree',
+        assetCount: 0,
+        children: [
+          {
+            name: 'a',
+            path: '/tree/a',
+            assetCount: 2,
+            children: [{ name: 'b', path: '/tree/a/b', assetCount: 1, children: [] }],
+          },
           { name: 'empty', path: '/tree/empty', assetCount: 0, children: [] },
         ],
       });
@@ -322,7 +388,9 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
       expect(read.status).toBe(200);
       expect(read.json).toEqual(entry);
 
-      const patched = await client.patch('/assets/meta/meta/meta.png', { body: { alt: 'second', tags: ['x', 'y', 'x'] } });
+      const patched = await client.patch('/assets/meta/meta/meta.png', {
+        body: { alt: 'second', tags: ['x', 'y', 'x'] },
+      });
       expect(patched.status).toBe(200);
       expect(patched.json).toMatchObject({ alt: 'second', tags: ['x', 'y'], width: 4, originalName: 'meta.png' });
       const cleared = await client.patch('/assets/meta/meta/meta.png', { body: { alt: null } });
@@ -332,7 +400,9 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
       expect(invalid.status).toBe(400);
 
       for (const method of ['get', 'patch', 'delete'] as const) {
-        const response = await client[method]('/assets/meta/meta/missing.png', { body: method === 'patch' ? { alt: 'x' } : undefined });
+        const response = await client[method]('/assets/meta/meta/missing.png', {
+          body: method === 'patch' ? { alt: 'x' } : undefined,
+        });
         expect(response.status, method).toBe(404);
         expect(response.json.error.code).toBe('ASSET_NOT_FOUND');
       }
@@ -351,18 +421,30 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
       await uploaded(png(2, 2), 'mover.png', { folder: 'from', alt: 'moving' });
       await uploaded(png(2, 2), 'clash.png', { folder: 'from' });
       await uploaded(png(2, 2), 'clash.png', { folder: 'to' });
-      const response = await client.post('/assets/move', { body: { filenames: ['mover.png', 'clash.png', 'ghost.png'], sourceFolder: '/from', targetFolder: '/to' } });
+      const response = await client.post('/assets/move', {
+        body: { filenames: ['mover.png', 'clash.png', 'ghost.png'], sourceFolder: '/from', targetFolder: '/to' },
+      });
       expect(response.status).toBe(200);
       expect(response.json).toMatchObject({ success: true, moved: 1 });
       expect((await client.get('/assets/meta/from/mover.png')).status).toBe(404);
-      expect((await client.get('/assets/meta/to/mover.png')).json).toMatchObject({ alt: 'moving', folder: '/to', path: 'to/mover.png' });
+      expect((await client.get('/assets/meta/to/mover.png')).json).toMatchObject({
+        alt: 'moving',
+        folder: '/to',
+        path: 'to/mover.png',
+      });
       expect((await client.get('/assets/meta/from/clash.png')).status).toBe(200);
 
-      const toNew = await client.post('/assets/move', { body: { filenames: ['clash.png'], sourceFolder: 'from', targetFolder: 'brand/new' } });
+      const toNew = await client.post('/assets/move', {
+        body: { filenames: ['clash.png'], sourceFolder: 'from', targetFolder: 'brand/new' },
+      });
       expect(toNew.json.moved).toBe(1);
       expect((await client.get('/assets/meta/brand/new/clash.png')).status).toBe(200);
 
-      for (const body of [{}, { filenames: [], sourceFolder: '/', targetFolder: '/to' }, { filenames: ['x.png'], sourceFolder: '/nowhere', targetFolder: '/to' }]) {
+      for (const body of [
+        {},
+        { filenames: [], sourceFolder: '/', targetFolder: '/to' },
+        { filenames: ['x.png'], sourceFolder: '/nowhere', targetFolder: '/to' },
+      ]) {
         const bad = await client.post('/assets/move', { body });
         expect(bad.status, JSON.stringify(body)).toBe(400);
         expect(bad.json.error.code).toBe('INVALID_REQUEST');
@@ -375,7 +457,15 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
       await writeFile(path.join(assetsDir, 'hand', 'notes.svg'), svg(3, 3));
       const list = await client.get('/assets');
       const dropped = list.json.assets.find((asset: { path: string }) => asset.path === 'hand/Dropped In.png');
-      expect(dropped).toMatchObject({ filename: 'Dropped In.png', originalName: 'Dropped In.png', mimeType: 'image/png', width: 9, height: 8, folder: '/hand', url: `${SERVE}hand/Dropped%20In.png` });
+      expect(dropped).toMatchObject({
+        filename: 'Dropped In.png',
+        originalName: 'Dropped In.png',
+        mimeType: 'image/png',
+        width: 9,
+        height: 8,
+        folder: '/hand',
+        url: `${SERVE}hand/Dropped%20In.png`,
+      });
       const served = await raw(dropped.url);
       expect(served.status).toBe(200);
       expect(served.headers.get('content-type')).toBe('image/png');
@@ -412,8 +502,18 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
       '.quire-assets.json',
     ];
     const FOLDER_PAYLOADS = [
-      '../../outside', '../outside', 'a/../../outside', '%2e%2e/%2e%2e/outside', '%252e%252e%252foutside',
-      '..\\..\\outside', 'C:\\outside', 'C:/outside', 'x\u0000y', 'escape', 'escape/inner', '.quire-tmp',
+      '../../outside',
+      '../outside',
+      'a/../../outside',
+      '%2e%2e/%2e%2e/outside',
+      '%252e%252e%252foutside',
+      '..\\..\\outside',
+      'C:\\outside',
+      'C:/outside',
+      'x\u0000y',
+      'escape',
+      'escape/inner',
+      '.quire-tmp',
     ];
 
     it('answers 400 INVALID_REQUEST to every traversal, and the canary stays unread and unchanged', async () => {
@@ -424,22 +524,72 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
 
       for (const payload of [...PARAM_PAYLOADS, absolute]) {
         checks.push({ label: `GET meta ${payload}`, run: () => client.get(`/assets/meta/${payload}`) });
-        checks.push({ label: `PATCH meta ${payload}`, run: () => client.patch(`/assets/meta/${payload}`, { body: { alt: 'pwned' } }) });
+        checks.push({
+          label: `PATCH meta ${payload}`,
+          run: () => client.patch(`/assets/meta/${payload}`, { body: { alt: 'pwned' } }),
+        });
         checks.push({ label: `DELETE meta ${payload}`, run: () => client.delete(`/assets/meta/${payload}`) });
         checks.push({ label: `GET usage ${payload}`, run: () => client.get(`/assets/usage/${payload}`) });
-        checks.push({ label: `GET serve ${payload}`, run: async () => { const r = await raw(`${SERVE}${payload}`); return { status: r.status, text: await r.text() }; } });
-        checks.push({ label: `HEAD serve ${payload}`, run: async () => { const r = await raw(`${SERVE}${payload}`, { method: 'HEAD' }); return { status: r.status, text: await r.text() }; } });
+        checks.push({
+          label: `GET serve ${payload}`,
+          run: async () => {
+            const r = await raw(`${SERVE}${payload}`);
+            return { status: r.status, text: await r.text() };
+          },
+        });
+        checks.push({
+          label: `HEAD serve ${payload}`,
+          run: async () => {
+            const r = await raw(`${SERVE}${payload}`, { method: 'HEAD' });
+            return { status: r.status, text: await r.text() };
+          },
+        });
       }
       for (const payload of [...FOLDER_PAYLOADS, `/${outsideDir}`]) {
-        checks.push({ label: `GET folders ${payload}`, run: () => client.get('/assets/folders', { query: { path: payload } }) });
-        checks.push({ label: `POST folders ${payload}`, run: () => client.post('/assets/folders', { body: { path: `${payload}/new` } }) });
-        checks.push({ label: `move from ${payload}`, run: () => client.post('/assets/move', { body: { filenames: ['secret.txt'], sourceFolder: payload, targetFolder: '/' } }) });
-        checks.push({ label: `move to ${payload}`, run: () => client.post('/assets/move', { body: { filenames: ['unicode-file.png'], sourceFolder: '/', targetFolder: payload } }) });
-        checks.push({ label: `upload into ${payload}`, run: () => upload(png(2, 2), 'intruder.png', { folder: payload }) });
-        checks.push({ label: `import into ${payload}`, run: () => client.post('/assets/import-url', { body: { url: origin.url('/cat.png'), folder: payload } }) });
+        checks.push({
+          label: `GET folders ${payload}`,
+          run: () => client.get('/assets/folders', { query: { path: payload } }),
+        });
+        checks.push({
+          label: `POST folders ${payload}`,
+          run: () => client.post('/assets/folders', { body: { path: `${payload}/new` } }),
+        });
+        checks.push({
+          label: `move from ${payload}`,
+          run: () =>
+            client.post('/assets/move', {
+              body: { filenames: ['secret.txt'], sourceFolder: payload, targetFolder: '/' },
+            }),
+        });
+        checks.push({
+          label: `move to ${payload}`,
+          run: () =>
+            client.post('/assets/move', {
+              body: { filenames: ['unicode-file.png'], sourceFolder: '/', targetFolder: payload },
+            }),
+        });
+        checks.push({
+          label: `upload into ${payload}`,
+          run: () => upload(png(2, 2), 'intruder.png', { folder: payload }),
+        });
+        checks.push({
+          label: `import into ${payload}`,
+          run: () => client.post('/assets/import-url', { body: { url: origin.url('/cat.png'), folder: payload } }),
+        });
       }
-      for (const filename of ['../../outside/secret.txt', '..\\..\\outside\\secret.txt', '%2e%2e%2fsecret.txt', 'escape/secret.txt', '', '.quire-assets.json']) {
-        checks.push({ label: `move filename ${filename}`, run: () => client.post('/assets/move', { body: { filenames: [filename], sourceFolder: '/', targetFolder: '/moved' } }) });
+      for (const filename of [
+        '../../outside/secret.txt',
+        '..\\..\\outside\\secret.txt',
+        '%2e%2e%2fsecret.txt',
+        'escape/secret.txt',
+        '',
+        '.quire-assets.json',
+      ]) {
+        checks.push({
+          label: `move filename ${filename}`,
+          run: () =>
+            client.post('/assets/move', { body: { filenames: [filename], sourceFolder: '/', targetFolder: '/moved' } }),
+        });
       }
 
       const failures: string[] = [];
@@ -447,7 +597,8 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
         const { status, text } = await check.run();
         const isHead = check.label.startsWith('HEAD');
         const body = isHead ? undefined : JSON.parse(text || 'null');
-        if (status !== 400 || (!isHead && body?.error?.code !== 'INVALID_REQUEST')) failures.push(`${check.label}: ${status} ${text.slice(0, 200)}`);
+        if (status !== 400 || (!isHead && body?.error?.code !== 'INVALID_REQUEST'))
+          failures.push(`${check.label}: ${status} ${text.slice(0, 200)}`);
         if (text.includes('CANARY')) failures.push(`${check.label}: leaked the canary`);
       }
       expect(failures).toEqual([]);
@@ -460,11 +611,15 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
       expect((await lstat(path.join(assetsDir, 'escape.png'))).isSymbolicLink()).toBe(true);
       expect(origin.hits).toEqual([]);
       // Nothing landed anywhere unexpected: no intruder, no stray folder named like a payload.
-      expect((await filesUnder(site.dir)).filter((file) => file.includes('intruder') || file.includes('pwned'))).toEqual([]);
+      expect(
+        (await filesUnder(site.dir)).filter((file) => file.includes('intruder') || file.includes('pwned')),
+      ).toEqual([]);
     });
 
     it('never moves a symlink', async () => {
-      const response = await client.post('/assets/move', { body: { filenames: ['escape.png'], sourceFolder: '/', targetFolder: '/moved' } });
+      const response = await client.post('/assets/move', {
+        body: { filenames: ['escape.png'], sourceFolder: '/', targetFolder: '/moved' },
+      });
       expect(response.status).toBe(200);
       expect(response.json.moved).toBe(0);
       expect((await lstat(path.join(assetsDir, 'escape.png'))).isSymbolicLink()).toBe(true);
@@ -484,53 +639,93 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
         ids[key] = response.json.id;
       };
       await create('home', {
-        kind: 'page', site: 'web', collection: 'pages', type: 'visual',
+        kind: 'page',
+        site: 'web',
+        collection: 'pages',
+        type: 'visual',
         locales: {
           en: {
-            pathname: '/zoo', meta: { title: 'Zoo', ogImage: url('zoo/cat.png'), description: `See ${url('zoo/cat.png')} today` },
-            content: { visualData: { blocks: [{ type: 'image', src: url('zoo/bobcat.png') }, { type: 'text', text: 'cat.png' }, { type: 'image', src: url('zoo/cat.png') }] } },
+            pathname: '/zoo',
+            meta: { title: 'Zoo', ogImage: url('zoo/cat.png'), description: `See ${url('zoo/cat.png')} today` },
+            content: {
+              visualData: {
+                blocks: [
+                  { type: 'image', src: url('zoo/bobcat.png') },
+                  { type: 'text', text: 'cat.png' },
+                  { type: 'image', src: url('zoo/cat.png') },
+                ],
+              },
+            },
           },
         },
       });
       await create('story', {
-        kind: 'page', site: 'web', collection: 'pages', type: 'mdx',
+        kind: 'page',
+        site: 'web',
+        collection: 'pages',
+        type: 'mdx',
         locales: {
           en: {
-            pathname: '/story', meta: { title: 'Story' },
-            content: { mdx: `# Cats\n\n![A cat](${url('zoo/cat.png')} "Cat")\n\nMeet [Bob](${url('zoo/bobcat.png')}).\n\n` +
-              `<img src="${url('zoo/cat.png')}" alt="again" />\n\n` +
-              `Not a link: ${url('zoo/cat.png.bak')} or zoo/cat.png\n` },
+            pathname: '/story',
+            meta: { title: 'Story' },
+            content: {
+              mdx:
+                `# Cats\n\n![A cat](${url('zoo/cat.png')} "Cat")\n\nMeet [Bob](${url('zoo/bobcat.png')}).\n\n` +
+                `<img src="${url('zoo/cat.png')}" alt="again" />\n\n` +
+                `Not a link: ${url('zoo/cat.png.bak')} or zoo/cat.png\n`,
+            },
           },
         },
       });
       await create('settings', {
-        kind: 'data', collection: 'settings', type: 'json', name: 'gallery',
-        locales: { en: { meta: { title: 'Gallery' }, content: { data: { gallery: { items: ['first', url('zoo/cat.png')] }, 'hero image': url('zoo/bobcat.png'), caption: `${url('zoo/cat.png')}!` } } } },
+        kind: 'data',
+        collection: 'settings',
+        type: 'json',
+        name: 'gallery',
+        locales: {
+          en: {
+            meta: { title: 'Gallery' },
+            content: {
+              data: {
+                gallery: { items: ['first', url('zoo/cat.png')] },
+                'hero image': url('zoo/bobcat.png'),
+                caption: `${url('zoo/cat.png')}!`,
+              },
+            },
+          },
+        },
       });
     });
 
     it('reports exact references with precise fields, never a look-alike', async () => {
       const cat = await client.get('/assets/usage/zoo/cat.png');
       expect(cat.status).toBe(200);
-      expect(cat.json.usage).toEqual([
-        { page: ids.home, locale: 'en', field: 'meta.ogImage' },
-        { page: ids.home, locale: 'en', field: 'content.visualData.blocks[2].src' },
-        { page: ids.settings, locale: 'en', field: 'content.data.gallery.items[1]' },
-        { page: ids.story, locale: 'en', field: 'content.mdx' },
-      ].sort((a, b) => (a.page < b.page ? -1 : a.page > b.page ? 1 : 0)));
+      expect(cat.json.usage).toEqual(
+        [
+          { page: ids.home, locale: 'en', field: 'meta.ogImage' },
+          { page: ids.home, locale: 'en', field: 'content.visualData.blocks[2].src' },
+          { page: ids.settings, locale: 'en', field: 'content.data.gallery.items[1]' },
+          { page: ids.story, locale: 'en', field: 'content.mdx' },
+        ].sort((a, b) => (a.page < b.page ? -1 : a.page > b.page ? 1 : 0)),
+      );
       const bobcat = await client.get('/assets/usage/zoo/bobcat.png');
-      expect(bobcat.json.usage).toEqual([
-        { page: ids.home, locale: 'en', field: 'content.visualData.blocks[0].src' },
-        { page: ids.settings, locale: 'en', field: 'content.data["hero image"]' },
-        { page: ids.story, locale: 'en', field: 'content.mdx' },
-      ].sort((a, b) => (a.page < b.page ? -1 : a.page > b.page ? 1 : 0)));
+      expect(bobcat.json.usage).toEqual(
+        [
+          { page: ids.home, locale: 'en', field: 'content.visualData.blocks[0].src' },
+          { page: ids.settings, locale: 'en', field: 'content.data["hero image"]' },
+          { page: ids.story, locale: 'en', field: 'content.mdx' },
+        ].sort((a, b) => (a.page < b.page ? -1 : a.page > b.page ? 1 : 0)),
+      );
       const unused = await client.get('/assets/usage/unicode-file.png');
       expect(unused.json).toEqual({ usage: [] });
     });
 
     it('follows content edits', async () => {
       const etag = (await client.get(`/content/${ids.home}/en`)).json.localized.etag;
-      const update = await client.put(`/content/${ids.home}`, { query: { locale: 'en', etag }, body: { meta: { ogImage: null } } });
+      const update = await client.put(`/content/${ids.home}`, {
+        query: { locale: 'en', etag },
+        body: { meta: { ogImage: null } },
+      });
       expect(update.status, update.text).toBe(200);
       const cat = await client.get('/assets/usage/zoo/cat.png');
       expect(cat.json.usage.filter((use: { page: string }) => use.page === ids.home)).toEqual([
@@ -561,7 +756,9 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
         expect(response.json.error.code, target).toBe('ASSET_UPLOAD_FAILED');
         expect(response.json.error.details.reason, target).toEqual(expect.any(String));
       }
-      const viaDns = await client.post('/assets/import-url', { body: { url: `http://localhost:${origin.port}/cat.png` } });
+      const viaDns = await client.post('/assets/import-url', {
+        body: { url: `http://localhost:${origin.port}/cat.png` },
+      });
       expect(viaDns.json.error.message).toMatch(/localhost resolves to .* not a public address/);
       expect(origin.hits).toEqual([]);
       const missing = await client.post('/assets/import-url', { body: {} });
@@ -571,11 +768,31 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
 
     it('imports from a private address when importUrl.allowPrivateNetworks is set, with the same checks as uploads', async () => {
       const user = { 'x-test-user': 'ed@example.com' };
-      const imported = await trusted.post('/assets/import-url', { headers: user, body: { url: origin.url('/cat.png'), folder: 'imports', alt: 'From afar', uploadedBy: 'someone-else@example.com' } });
+      const imported = await trusted.post('/assets/import-url', {
+        headers: user,
+        body: {
+          url: origin.url('/cat.png'),
+          folder: 'imports',
+          alt: 'From afar',
+          uploadedBy: 'someone-else@example.com',
+        },
+      });
       expect(imported.status, imported.text).toBe(201);
-      expect(imported.json).toMatchObject({ filename: 'cat.png', originalName: 'cat.png', mimeType: 'image/png', width: 5, height: 4, alt: 'From afar', uploadedBy: 'ed@example.com', folder: '/imports' });
+      expect(imported.json).toMatchObject({
+        filename: 'cat.png',
+        originalName: 'cat.png',
+        mimeType: 'image/png',
+        width: 5,
+        height: 4,
+        alt: 'From afar',
+        uploadedBy: 'ed@example.com',
+        folder: '/imports',
+      });
 
-      const redirected = await trusted.post('/assets/import-url', { headers: user, body: { url: origin.url('/redirect'), folder: 'imports' } });
+      const redirected = await trusted.post('/assets/import-url', {
+        headers: user,
+        body: { url: origin.url('/redirect'), folder: 'imports' },
+      });
       expect(redirected.status, redirected.text).toBe(201);
       expect(redirected.json.filename).toBe('cat-1.png');
       const jpeg = await trusted.post('/assets/import-url', { headers: user, body: { url: origin.url('/photo') } });
@@ -589,16 +806,25 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
         ['/missing.png', undefined],
       ];
       for (const [pathname, reason] of refused) {
-        const response = await trusted.post('/assets/import-url', { headers: user, body: { url: origin.url(pathname) } });
+        const response = await trusted.post('/assets/import-url', {
+          headers: user,
+          body: { url: origin.url(pathname) },
+        });
         expect(response.status, pathname).toBe(400);
         expect(response.json.error.code, pathname).toBe('ASSET_UPLOAD_FAILED');
         expect(response.json.error.details.reason, pathname).toEqual(reason ?? expect.any(String));
       }
       const openAssets = path.join(open.contentRoot, 'assets');
-      expect((await filesUnder(openAssets)).filter((file) => !file.startsWith('.quire-tmp'))).toEqual(
-        ['.quire-assets.json', 'imports/.quire-assets.json', 'imports/cat-1.png', 'imports/cat.png', 'photo.jpg'],
+      expect((await filesUnder(openAssets)).filter((file) => !file.startsWith('.quire-tmp'))).toEqual([
+        '.quire-assets.json',
+        'imports/.quire-assets.json',
+        'imports/cat-1.png',
+        'imports/cat.png',
+        'photo.jpg',
+      ]);
+      expect((await filesUnder(path.join(openAssets, '.quire-tmp'))).filter((name) => name.endsWith('.part'))).toEqual(
+        [],
       );
-      expect((await filesUnder(path.join(openAssets, '.quire-tmp'))).filter((name) => name.endsWith('.part'))).toEqual([]);
     });
 
     it('serves assets to visitors without an identity, while the rest of the API requires one', async () => {
@@ -608,7 +834,9 @@ describe.each(['dev', 'production'] as const)('assets API (%s)', (mode) => {
       expect(served.status).toBe(200);
       expect(served.headers.get('content-type')).toBe('image/png');
       // The uploader recorded is the verified identity, not the form field.
-      const uploadedByForm = await upload(png(2, 2), 'mine.png', { uploadedBy: 'claimed@example.com' }, trusted, { 'x-test-user': 'ed@example.com' });
+      const uploadedByForm = await upload(png(2, 2), 'mine.png', { uploadedBy: 'claimed@example.com' }, trusted, {
+        'x-test-user': 'ed@example.com',
+      });
       expect(uploadedByForm.json.uploadedBy).toBe('ed@example.com');
     });
   });

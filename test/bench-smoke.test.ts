@@ -10,8 +10,17 @@ import { childEnv, runProcess } from './support/process.js';
  * well-formed results. Timings are never asserted; the bench itself reports them.
  */
 const MEASURE_IDS = [
-  'cold-start', 'read-locale', 'list-filtered', 'needs-review', 'untranslated', 'asset-usage',
-  'git-status', 'writes', 'upload', 'decap-list', 'decap-read',
+  'cold-start',
+  'read-locale',
+  'list-filtered',
+  'needs-review',
+  'untranslated',
+  'asset-usage',
+  'git-status',
+  'writes',
+  'upload',
+  'decap-list',
+  'decap-read',
 ];
 const RUN_TIMEOUT_MS = 540_000;
 
@@ -21,33 +30,56 @@ describe('bench smoke run', () => {
     if (out) await rm(out, { recursive: true, force: true });
   });
 
-  it('completes and writes RESULTS.md and results.json with every measure', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
+  it('completes and writes RESULTS.md and results.json with every measure', {
+    timeout: RUN_TIMEOUT_MS + 60_000,
+  }, async () => {
     out = await mkdtemp(path.join(os.tmpdir(), 'quire-bench-smoke-'));
     // The package this test run packed, so the bench measures the same artifact as the other tests.
     const packageDir = path.join(inject('quireRunDir'), 'package');
-    const run = await runProcess(process.execPath, ['bench/run.mjs', '--size', '100', '--out', out, '--package', packageDir], {
-      cwd: REPO_ROOT,
-      env: childEnv(),
-      timeoutMs: RUN_TIMEOUT_MS,
-    });
+    const run = await runProcess(
+      process.execPath,
+      ['bench/run.mjs', '--size', '100', '--out', out, '--package', packageDir],
+      {
+        cwd: REPO_ROOT,
+        env: childEnv(),
+        timeoutMs: RUN_TIMEOUT_MS,
+      },
+    );
     expect(run.code, run.output.slice(-6_000)).toBe(0);
     expect(run.output).toContain('── generate content');
 
     const results = JSON.parse(await readFile(path.join(out, 'results.json'), 'utf8'));
     expect(results).toMatchObject({ schema: 1, size: 100, packageVersion: expect.any(String) });
     expect(Number.isNaN(Date.parse(results.date))).toBe(false);
-    expect(results.machine).toMatchObject({ cpu: expect.any(String), cores: expect.any(Number), memoryBytes: expect.any(Number), node: expect.stringMatching(/^v\d+/) });
+    expect(results.machine).toMatchObject({
+      cpu: expect.any(String),
+      cores: expect.any(Number),
+      memoryBytes: expect.any(Number),
+      node: expect.stringMatching(/^v\d+/),
+    });
     expect(results.content).toMatchObject({ items: 100, files: expect.any(Number), assets: expect.any(Number) });
     expect(results.content.files).toBeGreaterThan(100);
 
     expect(results.measures.map((row: { id: string }) => row.id)).toEqual(MEASURE_IDS);
     for (const row of results.measures) {
-      expect(row, row.id).toMatchObject({ measure: expect.any(String), target: { kind: expect.any(String), text: expect.any(String) } });
+      expect(row, row.id).toMatchObject({
+        measure: expect.any(String),
+        target: { kind: expect.any(String), text: expect.any(String) },
+      });
       expect(['measured', 'skipped'], `${row.id}: ${row.note ?? ''}`).toContain(row.status);
       expect([true, false, null]).toContain(row.met);
       if (row.status === 'measured') {
-        expect(row.quire, row.id).toMatchObject({ value: expect.any(Number), unit: expect.any(String), label: expect.any(String) });
-        if (row.floor !== null) expect(row.floor, row.id).toMatchObject({ value: expect.any(Number), unit: expect.any(String), label: expect.any(String) });
+        expect(row.quire, row.id).toMatchObject({
+          value: expect.any(Number),
+          unit: expect.any(String),
+          label: expect.any(String),
+        });
+        if (row.floor !== null)
+          expect(row.floor, row.id).toMatchObject({
+            value: expect.any(Number),
+            unit: expect.any(String),
+            label: expect.any(String),
+          });
         expect(row.ratio === null || typeof row.ratio === 'number').toBe(true);
       } else {
         expect(row.note, row.id).toMatch(/^n\/a: /);

@@ -1,20 +1,29 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ConflictError, createQuireClient, ForbiddenError, NotFoundError, QuireApiError, ServerError, StaleWriteError,
-  UnauthorizedError, UnsupportedFormatError, ValidationError, type QuireClient,
+  ConflictError,
+  createQuireClient,
+  ForbiddenError,
+  NotFoundError,
+  QuireApiError,
+  type QuireClient,
+  ServerError,
+  StaleWriteError,
+  UnauthorizedError,
+  UnsupportedFormatError,
+  ValidationError,
 } from '../src/client/index.js';
 import { ENDPOINTS } from '../src/http/endpoints.js';
-import { contractChecker, type ContractChecker } from './support/api-contract.js';
+import { type ContractChecker, contractChecker } from './support/api-contract.js';
 import { gitCli } from './support/git-cli.js';
+import { type GitServer, startGitServer } from './support/git-server.js';
 import { idLike } from './support/ids.js';
-import { startGitServer, type GitServer } from './support/git-server.js';
 import { png } from './support/images.js';
 import { createSite, type RunningSite, type TestSite } from './support/site.js';
 
@@ -65,7 +74,12 @@ describe('typed client (dev)', () => {
     remotes = await mkdtemp(path.join(os.tmpdir(), 'quire-client-'));
     gitServer = await startGitServer({ root: remotes, token: 'client-token' });
     await gitCli(remotes, ['init', '-q', '--bare', '-b', 'main', 'client.git']);
-    server = await site.startDev({ GIT_TOKEN: 'client-token', GIT_USERNAME: undefined, GIT_BRANCH: undefined, CONTENT_PATH: undefined });
+    server = await site.startDev({
+      GIT_TOKEN: 'client-token',
+      GIT_USERNAME: undefined,
+      GIT_BRANCH: undefined,
+      CONTENT_PATH: undefined,
+    });
     checker = contractChecker();
     quire = createQuireClient({ baseUrl: server.url, fetch: checker.fetch });
   });
@@ -96,7 +110,7 @@ describe('typed client (dev)', () => {
   it('is exported as astro-quire/client by the packed package', async () => {
     const resolved = createRequire(path.join(site.dir, 'package.json')).resolve('astro-quire/client');
     expect(resolved).toContain(path.join('node_modules', 'astro-quire', 'dist', 'src', 'client', 'index.js'));
-    const packed = await import(pathToFileURL(resolved).href) as typeof import('../src/client/index.js');
+    const packed = (await import(pathToFileURL(resolved).href)) as typeof import('../src/client/index.js');
     expect(typeof packed.createQuireClient).toBe('function');
     expect(new packed.StaleWriteError(412, 'STALE_WRITE', 'x')).toBeInstanceOf(packed.QuireApiError);
   });
@@ -110,15 +124,21 @@ describe('typed client (dev)', () => {
   it('subscribes to live events and stops when asked', async () => {
     const events: unknown[] = [];
     let opened!: () => void;
-    const open = new Promise<void>((resolve) => { opened = resolve; });
+    const open = new Promise<void>((resolve) => {
+      opened = resolve;
+    });
     const stop = quire.events.subscribe({ onEvent: (event) => events.push(event), onOpen: () => opened() });
     await open;
     const created = await quire.content.create({
-      kind: 'data', collection: 'events', type: 'json', locales: { en: { content: { data: { a: 1 } } } },
+      kind: 'data',
+      collection: 'events',
+      type: 'json',
+      locales: { en: { content: { data: { a: 1 } } } },
     });
     // Deleted again, so the lists the tests below count are as they expect.
     await quire.content.delete(created.id, { etag: created.etag });
-    for (let tries = 0; tries < 100 && events.length < 2; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let tries = 0; tries < 100 && events.length < 2; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     stop();
     expect(events).toEqual([
       { kind: 'content', id: created.id, locale: 'en', etag: created.etag, by: null, action: 'created' },
@@ -131,8 +151,14 @@ describe('typed client (dev)', () => {
 
     it('creates, reads and writes with the etags it carries', async () => {
       const created = await quire.content.create({
-        kind: 'page', site: 'shop', collection: 'pages', type: 'visual',
-        locales: { en: { pathname: '/about', meta: { title: 'About' }, content: visual('About') }, de: { pathname: '/ueber', inherit: true } },
+        kind: 'page',
+        site: 'shop',
+        collection: 'pages',
+        type: 'visual',
+        locales: {
+          en: { pathname: '/about', meta: { title: 'About' }, content: visual('About') },
+          de: { pathname: '/ueber', inherit: true },
+        },
       });
       expect(created).toMatchObject({ success: true, id: expect.stringMatching(idLike('about')) });
       id = created.id;
@@ -174,7 +200,10 @@ describe('typed client (dev)', () => {
       await quire.content.breakInheritance(id, 'de');
       expect((await quire.content.getLocale(id, 'de')).localized.inheritance).toMatchObject({ state: 'customized' });
       await quire.content.revertToInherited(id, 'de');
-      expect((await quire.content.getLocale(id, 'de')).localized.inheritance).toMatchObject({ state: 'inherited', stale: false });
+      expect((await quire.content.getLocale(id, 'de')).localized.inheritance).toMatchObject({
+        state: 'inherited',
+        stale: false,
+      });
       const wrongState = await failure(quire.content.revertToInherited(id, 'de'));
       expect(wrongState).toBeInstanceOf(ValidationError);
       expect(wrongState.code).toBe('INVALID_REQUEST');
@@ -193,17 +222,33 @@ describe('typed client (dev)', () => {
     });
 
     it('turns error answers into typed errors with code and details', async () => {
-      const missing = await failure(quire.content.create({ collection: 'pages', type: 'visual', locales: { en: { content: {} } } } as never));
+      const missing = await failure(
+        quire.content.create({ collection: 'pages', type: 'visual', locales: { en: { content: {} } } } as never),
+      );
       expect(missing).toBeInstanceOf(ValidationError);
-      expect(missing).toMatchObject({ status: 400, code: 'MISSING_REQUIRED_FIELD', details: { fields: [expect.objectContaining({ field: 'kind' })] } });
-      const taken = await failure(quire.content.create({
-        kind: 'page', site: 'shop', collection: 'pages', type: 'visual', locales: { en: { pathname: '/about', content: {} } },
-      }));
+      expect(missing).toMatchObject({
+        status: 400,
+        code: 'MISSING_REQUIRED_FIELD',
+        details: { fields: [expect.objectContaining({ field: 'kind' })] },
+      });
+      const taken = await failure(
+        quire.content.create({
+          kind: 'page',
+          site: 'shop',
+          collection: 'pages',
+          type: 'visual',
+          locales: { en: { pathname: '/about', content: {} } },
+        }),
+      );
       expect(taken).toBeInstanceOf(ConflictError);
       expect(taken.code).toBe('PATHNAME_TAKEN');
       const notFound = await failure(quire.content.get('no-such-item'));
       expect(notFound).toBeInstanceOf(NotFoundError);
-      expect(notFound).toMatchObject({ status: 404, code: 'CONTENT_NOT_FOUND', message: expect.stringContaining('no-such-item') });
+      expect(notFound).toMatchObject({
+        status: 404,
+        code: 'CONTENT_NOT_FOUND',
+        message: expect.stringContaining('no-such-item'),
+      });
     });
 
     it('deletes a locale with its remembered etag, then the item', async () => {
@@ -221,23 +266,56 @@ describe('typed client (dev)', () => {
     let checkoutId: string;
 
     beforeAll(async () => {
-      pageId = (await quire.content.create({
-        kind: 'page', site: 'shop', collection: 'landing', type: 'mdx', locales: { en: { pathname: '/sale', content: { mdx: '# Sale' } } },
-      })).id;
-      checkoutId = (await quire.content.create({ kind: 'data', collection: 'settings', type: 'json', name: 'checkout', locales: { en: { content: { data: { currency: 'EUR' } } } } })).id;
-      await quire.content.create({ kind: 'fragment', collection: 'components', type: 'visual', name: 'header', locales: { en: { content: visual('Header') } } });
-      await quire.content.create({ kind: 'fragment', site: 'shop', collection: 'components', type: 'visual', name: 'header', locales: { en: { content: visual('Shop header') } } });
+      pageId = (
+        await quire.content.create({
+          kind: 'page',
+          site: 'shop',
+          collection: 'landing',
+          type: 'mdx',
+          locales: { en: { pathname: '/sale', content: { mdx: '# Sale' } } },
+        })
+      ).id;
+      checkoutId = (
+        await quire.content.create({
+          kind: 'data',
+          collection: 'settings',
+          type: 'json',
+          name: 'checkout',
+          locales: { en: { content: { data: { currency: 'EUR' } } } },
+        })
+      ).id;
+      await quire.content.create({
+        kind: 'fragment',
+        collection: 'components',
+        type: 'visual',
+        name: 'header',
+        locales: { en: { content: visual('Header') } },
+      });
+      await quire.content.create({
+        kind: 'fragment',
+        site: 'shop',
+        collection: 'components',
+        type: 'visual',
+        name: 'header',
+        locales: { en: { content: visual('Shop header') } },
+      });
     });
 
     it('answers the site routes and moves a page with the etag from its create', async () => {
       expect(await quire.sites.collections('shop')).toEqual({ collections: ['landing'] });
       expect((await quire.sites.pages('shop', { locale: 'en' })).items.map((item) => item.id)).toEqual([pageId]);
-      expect(await quire.sites.pathnameAvailable('shop', '/sale', { locale: 'en' })).toEqual({ available: false, existingId: pageId });
+      expect(await quire.sites.pathnameAvailable('shop', '/sale', { locale: 'en' })).toEqual({
+        available: false,
+        existingId: pageId,
+      });
       expect(await quire.sites.pathnameAvailable('shop', '/sale', { excludeId: pageId })).toEqual({ available: true });
       const moved = await quire.sites.move('shop', { id: pageId, locale: 'en', pathname: '/offers' });
       expect(moved).toMatchObject({ moved: true, previousPathname: '/sale' });
       expect(quire.etags.get(pageId, 'en')).toBe(moved.etag);
-      expect(await quire.sites.redirects({ site: 'shop' })).toEqual({ items: [{ site: 'shop', locale: 'en', from: '/sale', to: '/offers', id: pageId }], total: 1 });
+      expect(await quire.sites.redirects({ site: 'shop' })).toEqual({
+        items: [{ site: 'shop', locale: 'en', from: '/sale', to: '/offers', id: pageId }],
+        total: 1,
+      });
       const untranslated = await quire.sites.untranslated('de', { excludeSites: ['blog'], includeUnpublished: true });
       expect(untranslated.items.map((item) => item.id)).toContain(pageId);
       const unknown = await failure(quire.sites.pages('nowhere'));
@@ -247,13 +325,19 @@ describe('typed client (dev)', () => {
 
     it('finds data entries', async () => {
       expect(await quire.data.collections()).toEqual({ collections: ['settings'] });
-      expect(await quire.data.nameAvailable('checkout', 'settings')).toEqual({ available: false, existingId: checkoutId });
+      expect(await quire.data.nameAvailable('checkout', 'settings')).toEqual({
+        available: false,
+        existingId: checkoutId,
+      });
       expect((await quire.data.list({ collection: 'settings' })).items.map((item) => item.id)).toEqual([checkoutId]);
       expect((await quire.data.get('checkout', 'settings', { locale: 'en' })).kind).toBe('data');
     });
 
     it('finds fragments and blocks, site ones shadowing global ones', async () => {
-      for (const [area, kind] of [[quire.fragments, 'fragment'], [quire.blocks, 'block']] as const) {
+      for (const [area, kind] of [
+        [quire.fragments, 'fragment'],
+        [quire.blocks, 'block'],
+      ] as const) {
         expect(await area.collections()).toEqual({ collections: ['components'] });
         const merged = await area.list({ site: 'shop' });
         expect(merged.items.map((item) => [item.kind, item.scope])).toEqual([[kind, 'site']]);
@@ -267,16 +351,28 @@ describe('typed client (dev)', () => {
   describe('assets', () => {
     it('uploads, lists, describes, moves and deletes files', async () => {
       const uploaded = await quire.assets.upload(new Blob([new Uint8Array(png(3, 2))], { type: 'image/png' }), {
-        filename: 'Team Photo.png', folder: 'team', alt: 'The team', tags: ['people', 'office'],
+        filename: 'Team Photo.png',
+        folder: 'team',
+        alt: 'The team',
+        tags: ['people', 'office'],
       });
-      expect(uploaded).toMatchObject({ filename: 'team-photo.png', folder: '/team', width: 3, height: 2, tags: ['people', 'office'], path: 'team/team-photo.png' });
+      expect(uploaded).toMatchObject({
+        filename: 'team-photo.png',
+        folder: '/team',
+        width: 3,
+        height: 2,
+        tags: ['people', 'office'],
+        path: 'team/team-photo.png',
+      });
       expect((await quire.assets.list()).assets.map((asset) => asset.path)).toEqual(['team/team-photo.png']);
       expect((await quire.assets.folder()).folders).toEqual([{ name: 'team', path: '/team' }]);
       expect((await quire.assets.folder('/team')).assets).toHaveLength(1);
       expect(await quire.assets.createFolder('/archive')).toEqual({ success: true, path: '/archive' });
       expect((await quire.assets.folderTree()).tree.map((node) => node.name).sort()).toEqual(['archive', 'team']);
       expect((await quire.assets.meta('team/team-photo.png')).alt).toBe('The team');
-      expect((await quire.assets.updateMeta('team/team-photo.png', { alt: null, tags: ['people'] }))).toMatchObject({ tags: ['people'] });
+      expect(await quire.assets.updateMeta('team/team-photo.png', { alt: null, tags: ['people'] })).toMatchObject({
+        tags: ['people'],
+      });
 
       const served = await quire.assets.serve('team/team-photo.png');
       expect(served.headers.get('content-type')).toBe('image/png');
@@ -284,18 +380,27 @@ describe('typed client (dev)', () => {
       expect(quire.assets.serveUrl('team/team-photo.png')).toBe(`${server.url}${uploaded.url}`);
 
       const brand = await quire.content.create({
-        kind: 'data', collection: 'settings', type: 'json', name: 'brand',
+        kind: 'data',
+        collection: 'settings',
+        type: 'json',
+        name: 'brand',
         locales: { en: { meta: { ogImage: uploaded.url }, content: { data: {} } } },
       });
-      expect((await quire.assets.usage('team/team-photo.png')).usage).toEqual([{ page: brand.id, locale: 'en', field: 'meta.ogImage' }]);
+      expect((await quire.assets.usage('team/team-photo.png')).usage).toEqual([
+        { page: brand.id, locale: 'en', field: 'meta.ogImage' },
+      ]);
 
       const imported = await quire.assets.importUrl({ url: `${filesUrl}/logo.png`, folder: 'archive' });
       expect(imported).toMatchObject({ path: 'archive/logo.png', mimeType: 'image/png' });
-      expect(await quire.assets.move({ filenames: ['logo.png'], sourceFolder: '/archive', targetFolder: '/team' })).toEqual({ success: true, moved: 1, skipped: [] });
+      expect(
+        await quire.assets.move({ filenames: ['logo.png'], sourceFolder: '/archive', targetFolder: '/team' }),
+      ).toEqual({ success: true, moved: 1, skipped: [] });
       expect(await quire.assets.delete('team/logo.png')).toEqual({ success: true });
       expect(await failure(quire.assets.meta('team/logo.png'))).toBeInstanceOf(NotFoundError);
 
-      const text = await failure(quire.assets.upload(new Blob(['just text'], { type: 'text/plain' }), { filename: 'notes.txt' }));
+      const text = await failure(
+        quire.assets.upload(new Blob(['just text'], { type: 'text/plain' }), { filename: 'notes.txt' }),
+      );
       expect(text).toBeInstanceOf(UnsupportedFormatError);
       expect(text.code).toBe('ASSET_INVALID_FORMAT');
     });
@@ -322,24 +427,29 @@ describe('typed client (dev)', () => {
   });
 
   it('reached every endpoint of the table with a success answer', () => {
-    const unanswered = ENDPOINTS
-      .filter((endpoint) => endpoint.response && !checker.seen.has(`${endpoint.operation} ${endpoint.response.status}`))
-      .map((endpoint) => endpoint.operation);
+    const unanswered = ENDPOINTS.filter(
+      (endpoint) => endpoint.response && !checker.seen.has(`${endpoint.operation} ${endpoint.response.status}`),
+    ).map((endpoint) => endpoint.operation);
     expect(unanswered).toEqual([]);
   });
 });
 
 describe('typed client errors (no server)', () => {
-  const answering = (status: number, body: string, type = 'application/json') => createQuireClient({
-    baseUrl: 'http://cms.example/',
-    fetch: async () => new Response(body, { status, headers: { 'content-type': type } }),
-  });
+  const answering = (status: number, body: string, type = 'application/json') =>
+    createQuireClient({
+      baseUrl: 'http://cms.example/',
+      fetch: async () => new Response(body, { status, headers: { 'content-type': type } }),
+    });
 
   it('maps 401 and a non-JSON 403 to their classes', async () => {
-    const unauthorized = await failure(answering(401, JSON.stringify({ error: { code: 'UNAUTHORIZED', message: 'No identity' } })).content.list());
+    const unauthorized = await failure(
+      answering(401, JSON.stringify({ error: { code: 'UNAUTHORIZED', message: 'No identity' } })).content.list(),
+    );
     expect(unauthorized).toBeInstanceOf(UnauthorizedError);
     expect(unauthorized).toMatchObject({ code: 'UNAUTHORIZED', message: 'No identity', name: 'UnauthorizedError' });
-    const forbidden = await failure(answering(403, 'Cross-site POST form submissions are forbidden', 'text/plain').git.commit());
+    const forbidden = await failure(
+      answering(403, 'Cross-site POST form submissions are forbidden', 'text/plain').git.commit(),
+    );
     expect(forbidden).toBeInstanceOf(ForbiddenError);
     expect(forbidden).toMatchObject({ code: 'HTTP_403', message: expect.stringContaining('forbidden') });
   });

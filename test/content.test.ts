@@ -1,7 +1,7 @@
-import { readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, type ApiClient } from './support/http.js';
+import { type ApiClient, api } from './support/http.js';
 import { idLabels, idLike } from './support/ids.js';
 import { createSite, type RunningSite, type TestSite } from './support/site.js';
 
@@ -18,10 +18,17 @@ const ETAG = /^[\w-]+\.[\w-]+$/;
 /** A page create body; `extra` locales are merged over the default English one. */
 function pageBody(pathname: string, extra: Record<string, unknown> = {}, site = 'shop') {
   return {
-    kind: 'page', site, collection: 'pages', type: 'visual',
+    kind: 'page',
+    site,
+    collection: 'pages',
+    type: 'visual',
     meta: { author: 'Ada' },
     locales: {
-      en: { pathname, meta: { title: `Title of ${pathname}` }, content: { visualData: { blocks: [{ type: 'hero', text: pathname }] } } },
+      en: {
+        pathname,
+        meta: { title: `Title of ${pathname}` },
+        content: { visualData: { blocks: [{ type: 'hero', text: pathname }] } },
+      },
       ...extra,
     },
   };
@@ -65,10 +72,12 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
 
   describe('create and read', () => {
     it('creates a page with a readable ID and reads it back whole and per locale', async () => {
-      const created = await create(pageBody('/about/team', {
-        de: { pathname: '/ueber/team', inherit: true, meta: { title: 'Team' } },
-        fr: { pathname: '/equipe', content: { visualData: { blocks: [] } } },
-      }));
+      const created = await create(
+        pageBody('/about/team', {
+          de: { pathname: '/ueber/team', inherit: true, meta: { title: 'Team' } },
+          fr: { pathname: '/equipe', content: { visualData: { blocks: [] } } },
+        }),
+      );
       expect(created).toMatchObject({ success: true, id: expect.stringMatching(idLike('about-team')) });
       aboutTeam = labels.name(created.id, 'about-team');
       expect(created.etag).toMatch(ETAG);
@@ -76,13 +85,29 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
 
       const entry = await client.get(`/content/${aboutTeam}`);
       expect(entry.status).toBe(200);
-      expect(entry.json).toMatchObject({ id: aboutTeam, type: 'visual', kind: 'page', site: 'shop', collection: 'pages' });
+      expect(entry.json).toMatchObject({
+        id: aboutTeam,
+        type: 'visual',
+        kind: 'page',
+        site: 'shop',
+        collection: 'pages',
+      });
       expect(Object.keys(entry.json.locales).sort()).toEqual(['de', 'en', 'fr']);
       const { en, de, fr } = entry.json.locales;
-      expect(en).toMatchObject({ locale: 'en', pathname: '/about/team', meta: { title: 'Title of /about/team', author: 'Ada' }, etag: created.etag });
+      expect(en).toMatchObject({
+        locale: 'en',
+        pathname: '/about/team',
+        meta: { title: 'Title of /about/team', author: 'Ada' },
+        etag: created.etag,
+      });
       expect(en.inheritance).toBeUndefined();
       expect(de.content).toEqual(en.content);
-      expect(de.inheritance).toEqual({ state: 'inherited', from: 'en', inheritedEtag: en.etag.split('.')[1], stale: false });
+      expect(de.inheritance).toEqual({
+        state: 'inherited',
+        from: 'en',
+        inheritedEtag: en.etag.split('.')[1],
+        stale: false,
+      });
       expect(de.meta).toEqual({ title: 'Team', author: 'Ada' });
       expect(fr.inheritance).toMatchObject({ state: 'customized', from: 'en' });
       expect(fr.content).toEqual({ visualData: { blocks: [] } });
@@ -90,19 +115,34 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       const localized = await client.get(`/content/${aboutTeam}/de`);
       expect(localized.status).toBe(200);
       expect(localized.headers.get('etag')).toBe(`"${de.etag}"`);
-      expect(localized.json).toMatchObject({ id: aboutTeam, kind: 'page', site: 'shop', localized: { locale: 'de', etag: de.etag, pathname: '/ueber/team' } });
+      expect(localized.json).toMatchObject({
+        id: aboutTeam,
+        kind: 'page',
+        site: 'shop',
+        localized: { locale: 'de', etag: de.etag, pathname: '/ueber/team' },
+      });
       expect(localized.json.localized.content).toEqual(en.content);
     });
 
     it('stores one readable file per item and locale', async () => {
-      promo = labels.name((await create({
-        kind: 'fragment', collection: 'components', type: 'mdx', name: 'promo',
-        locales: { en: { meta: { title: 'Promo' }, content: { mdx: '# Sale\n\nEverything *half* price.\n' } } },
-      })).id, 'promo');
+      promo = labels.name(
+        (
+          await create({
+            kind: 'fragment',
+            collection: 'components',
+            type: 'mdx',
+            name: 'promo',
+            locales: { en: { meta: { title: 'Promo' }, content: { mdx: '# Sale\n\nEverything *half* price.\n' } } },
+          })
+        ).id,
+        'promo',
+      );
       const mdx = await readFile(path.join(site.contentRoot, `fragments/components/${promo}.en.mdx`), 'utf8');
       expect(mdx).toMatch(/^---\nname: promo\n/);
       expect(mdx.endsWith('---\n# Sale\n\nEverything *half* price.\n')).toBe(true);
-      const json = JSON.parse(await readFile(path.join(site.contentRoot, `pages/shop/pages/${aboutTeam}.en.json`), 'utf8'));
+      const json = JSON.parse(
+        await readFile(path.join(site.contentRoot, `pages/shop/pages/${aboutTeam}.en.json`), 'utf8'),
+      );
       expect(Object.keys(json)).toEqual(['type', 'pathname', 'created', 'modified', 'meta', 'content']);
     });
 
@@ -124,7 +164,13 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       expect(otherSite.json.id).not.toBe(aboutTeam);
       labels.name(otherSite.json.id, 'about-team-2', 'about-team');
       const fragment = await client.post('/content', {
-        body: { kind: 'fragment', collection: 'components', type: 'mdx', name: 'promo', locales: { en: { content: { mdx: 'x' } } } },
+        body: {
+          kind: 'fragment',
+          collection: 'components',
+          type: 'mdx',
+          name: 'promo',
+          locales: { en: { content: { mdx: 'x' } } },
+        },
       });
       expect(fragment.status).toBe(409);
       expect(fragment.json.error.code).toBe('ALREADY_EXISTS');
@@ -132,15 +178,60 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
 
     it('validates the create body: missing fields, wrong types, bad codes and pathnames', async () => {
       const cases: Array<[unknown, number, string, string]> = [
-        [{ collection: 'pages', type: 'visual', locales: { en: { content: {} } } }, 400, 'MISSING_REQUIRED_FIELD', 'kind'],
-        [{ kind: 'page', collection: 'pages', type: 'visual', locales: { en: { pathname: '/x', content: {} } } }, 400, 'MISSING_REQUIRED_FIELD', 'site'],
-        [{ kind: 'page', site: 'shop', collection: 'pages', type: 'visual', locales: { en: { pathname: '/x' } } }, 400, 'MISSING_REQUIRED_FIELD', 'locales.en.content'],
+        [
+          { collection: 'pages', type: 'visual', locales: { en: { content: {} } } },
+          400,
+          'MISSING_REQUIRED_FIELD',
+          'kind',
+        ],
+        [
+          { kind: 'page', collection: 'pages', type: 'visual', locales: { en: { pathname: '/x', content: {} } } },
+          400,
+          'MISSING_REQUIRED_FIELD',
+          'site',
+        ],
+        [
+          { kind: 'page', site: 'shop', collection: 'pages', type: 'visual', locales: { en: { pathname: '/x' } } },
+          400,
+          'MISSING_REQUIRED_FIELD',
+          'locales.en.content',
+        ],
         [{ kind: 'poem', collection: 'pages', type: 'visual', locales: {} }, 400, 'INVALID_REQUEST', 'kind'],
-        [{ kind: 'data', collection: 5, type: 'json', locales: { en: { content: {} } } }, 400, 'INVALID_REQUEST', 'collection'],
-        [{ kind: 'data', collection: 'Bad Name', type: 'json', locales: { en: { content: {} } } }, 400, 'INVALID_REQUEST', 'collection'],
-        [{ kind: 'data', collection: 'settings', type: 'json', locales: { EN_us: { content: {} } } }, 400, 'INVALID_REQUEST', 'locales'],
-        [{ kind: 'data', collection: 'settings', type: 'json', locales: { en: { content: { body: 'x' } } } }, 400, 'INVALID_REQUEST', 'locales.en.content'],
-        [{ kind: 'data', collection: 'settings', type: 'json', locales: { en: { publishAt: 'tomorrow', content: {} } } }, 400, 'INVALID_REQUEST', 'locales.en.publishAt'],
+        [
+          { kind: 'data', collection: 5, type: 'json', locales: { en: { content: {} } } },
+          400,
+          'INVALID_REQUEST',
+          'collection',
+        ],
+        [
+          { kind: 'data', collection: 'Bad Name', type: 'json', locales: { en: { content: {} } } },
+          400,
+          'INVALID_REQUEST',
+          'collection',
+        ],
+        [
+          { kind: 'data', collection: 'settings', type: 'json', locales: { EN_us: { content: {} } } },
+          400,
+          'INVALID_REQUEST',
+          'locales',
+        ],
+        [
+          { kind: 'data', collection: 'settings', type: 'json', locales: { en: { content: { body: 'x' } } } },
+          400,
+          'INVALID_REQUEST',
+          'locales.en.content',
+        ],
+        [
+          {
+            kind: 'data',
+            collection: 'settings',
+            type: 'json',
+            locales: { en: { publishAt: 'tomorrow', content: {} } },
+          },
+          400,
+          'INVALID_REQUEST',
+          'locales.en.publishAt',
+        ],
       ];
       for (const pathname of ['about', '/about/', '/a//b', '/a/../b', '/a?x=1', '/a#top', `/${'x'.repeat(512)}`]) {
         cases.push([pageBody(pathname), 400, 'INVALID_REQUEST', 'locales.en.pathname']);
@@ -158,12 +249,20 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       const unknown = await client.post('/content', { body: pageBody('/x', {}, 'nowhere') });
       expect(unknown.status).toBe(404);
       expect(unknown.json.error.code).toBe('SITE_NOT_FOUND');
-      const blogFr = await client.post('/content', { body: pageBody('/x', { fr: { pathname: '/x', content: {} } }, 'blog') });
+      const blogFr = await client.post('/content', {
+        body: pageBody('/x', { fr: { pathname: '/x', content: {} } }, 'blog'),
+      });
       expect(blogFr.status).toBe(400);
       expect(blogFr.json.error.code).toBe('INVALID_REQUEST');
       expect(blogFr.json.error.message).toContain('fr');
       const noDefault = await client.post('/content', {
-        body: { kind: 'page', site: 'shop', collection: 'pages', type: 'visual', locales: { de: { pathname: '/nur-de', content: {} } } },
+        body: {
+          kind: 'page',
+          site: 'shop',
+          collection: 'pages',
+          type: 'visual',
+          locales: { de: { pathname: '/nur-de', content: {} } },
+        },
       });
       expect(noDefault.status).toBe(400);
       expect(noDefault.json.error.code).toBe('MISSING_REQUIRED_FIELD');
@@ -171,15 +270,22 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
 
     it('rejects malformed JSON, oversized meta and oversized bodies without storing anything', async () => {
       const before = await client.get('/content');
-      const malformed = await client.post('/content', { rawBody: '{"kind": "page",', headers: { 'content-type': 'application/json' } });
+      const malformed = await client.post('/content', {
+        rawBody: '{"kind": "page",',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(malformed.status).toBe(400);
       expect(malformed.json.error.code).toBe('INVALID_REQUEST');
 
-      const bigMeta = await client.post('/content', { body: pageBody('/big', { de: { pathname: '/gross', content: {}, meta: { description: 'x'.repeat(3000) } } }) });
+      const bigMeta = await client.post('/content', {
+        body: pageBody('/big', { de: { pathname: '/gross', content: {}, meta: { description: 'x'.repeat(3000) } } }),
+      });
       expect(bigMeta.status).toBe(400);
       expect(bigMeta.json.error.code).toBe('METADATA_TOO_LARGE');
 
-      const bigBody = await client.post('/content', { body: pageBody('/huge', { de: { pathname: '/riesig', content: { mdx: 'x'.repeat(70_000) } } }) });
+      const bigBody = await client.post('/content', {
+        body: pageBody('/huge', { de: { pathname: '/riesig', content: { mdx: 'x'.repeat(70_000) } } }),
+      });
       expect(bigBody.status).toBe(413);
       expect(bigBody.json.error.code).toBe('PAYLOAD_TOO_LARGE');
 
@@ -190,14 +296,23 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
   describe('updates', () => {
     let id: string;
     beforeAll(async () => {
-      id = (await create(pageBody('/pricing', { de: { pathname: '/preise', content: { visualData: { blocks: ['de'] } } } }))).id;
+      id = (
+        await create(pageBody('/pricing', { de: { pathname: '/preise', content: { visualData: { blocks: ['de'] } } } }))
+      ).id;
     });
 
     it('PUT changes only what is sent, merges meta, returns the new etag in header and body', async () => {
       const etag = await etagOf(id, 'en');
-      const response = await client.put(`/content/${id}`, { query: { locale: 'en', etag }, body: { meta: { description: 'Plans', author: null } } });
+      const response = await client.put(`/content/${id}`, {
+        query: { locale: 'en', etag },
+        body: { meta: { description: 'Plans', author: null } },
+      });
       expect(response.status, response.text).toBe(200);
-      expect(response.json).toMatchObject({ success: true, etag: expect.stringMatching(ETAG), modified: expect.any(String) });
+      expect(response.json).toMatchObject({
+        success: true,
+        etag: expect.stringMatching(ETAG),
+        modified: expect.any(String),
+      });
       expect(response.headers.get('etag')).toBe(`"${response.json.etag}"`);
       expect(response.json.etag.split('.')[1]).toBe(etag.split('.')[1]);
       const en = (await client.get(`/content/${id}/en`)).json.localized;
@@ -209,29 +324,44 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
     it('PATCH behaves like PUT; quoted, weak and bare etags are accepted', async () => {
       for (const format of [(e: string) => `"${e}"`, (e: string) => `W/"${e}"`, (e: string) => e]) {
         const etag = await etagOf(id, 'de');
-        const response = await client.patch(`/content/${id}`, { query: { locale: 'de', etag: format(etag) }, body: { meta: { title: `Preise ${format(etag).length}` } } });
+        const response = await client.patch(`/content/${id}`, {
+          query: { locale: 'de', etag: format(etag) },
+          body: { meta: { title: `Preise ${format(etag).length}` } },
+        });
         expect(response.status, response.text).toBe(200);
       }
     });
 
     it('rejects a stale etag with 412 STALE_WRITE and changes nothing', async () => {
       const before = (await client.get(`/content/${id}/en`)).json;
-      const response = await client.put(`/content/${id}`, { query: { locale: 'en', etag: 'stale.etag' }, body: { meta: { title: 'Lost' } } });
+      const response = await client.put(`/content/${id}`, {
+        query: { locale: 'en', etag: 'stale.etag' },
+        body: { meta: { title: 'Lost' } },
+      });
       expect(response.status).toBe(412);
       expect(response.json.error.code).toBe('STALE_WRITE');
       expect((await client.get(`/content/${id}/en`)).json).toEqual(before);
     });
 
     it('accepts a PUT without etag (no conflict check), and needs a locale', async () => {
-      const unchecked = await client.put(`/content/${id}`, { query: { locale: 'en' }, body: { publishAt: '2020-01-01T00:00:00Z' } });
+      const unchecked = await client.put(`/content/${id}`, {
+        query: { locale: 'en' },
+        body: { publishAt: '2020-01-01T00:00:00Z' },
+      });
       expect(unchecked.status).toBe(200);
       const noLocale = await client.put(`/content/${id}`, { body: { meta: { title: 'x' } } });
       expect(noLocale.status).toBe(400);
-      expect(noLocale.json.error).toMatchObject({ code: 'MISSING_REQUIRED_FIELD', details: { fields: [{ field: 'locale' }] } });
+      expect(noLocale.json.error).toMatchObject({
+        code: 'MISSING_REQUIRED_FIELD',
+        details: { fields: [{ field: 'locale' }] },
+      });
       const badLocale = await client.put(`/content/${id}`, { query: { locale: 'EN!' }, body: {} });
       expect(badLocale.status).toBe(400);
       expect(badLocale.json.error.code).toBe('INVALID_REQUEST');
-      const wrongType = await client.put(`/content/${id}`, { query: { locale: 'en' }, body: { meta: { tags: 'not-a-list' } } });
+      const wrongType = await client.put(`/content/${id}`, {
+        query: { locale: 'en' },
+        body: { meta: { tags: 'not-a-list' } },
+      });
       expect(wrongType.status).toBe(400);
       expect(wrongType.json.error.details.fields[0].field).toBe('meta.tags');
       const missing = await client.put('/content/nothing-here', { query: { locale: 'en' }, body: {} });
@@ -240,7 +370,10 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
     });
 
     it('refuses a PUT whose meta is too large, and a pathname another page uses', async () => {
-      const big = await client.put(`/content/${id}`, { query: { locale: 'en' }, body: { meta: { description: 'x'.repeat(3000) } } });
+      const big = await client.put(`/content/${id}`, {
+        query: { locale: 'en' },
+        body: { meta: { description: 'x'.repeat(3000) } },
+      });
       expect(big.status).toBe(400);
       expect(big.json.error.code).toBe('METADATA_TOO_LARGE');
       const taken = await client.put(`/content/${id}`, { query: { locale: 'en' }, body: { pathname: '/about/team' } });
@@ -255,12 +388,25 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       expect(entry.locales.fr.inheritance).toMatchObject({ state: 'inherited', from: 'en', stale: false });
       expect(entry.locales.fr.content).toEqual(entry.locales.en.content);
 
-      const fragment = await create({ kind: 'fragment', collection: 'components', type: 'visual', name: 'banner', locales: { en: { content: { visualData: { text: 'Hi' } } } } });
+      const fragment = await create({
+        kind: 'fragment',
+        collection: 'components',
+        type: 'visual',
+        name: 'banner',
+        locales: { en: { content: { visualData: { text: 'Hi' } } } },
+      });
       labels.name(fragment.id, 'banner');
-      const de = await client.put(`/content/${fragment.id}`, { query: { locale: 'de' }, body: { content: { visualData: { text: 'Hallo' } } } });
+      const de = await client.put(`/content/${fragment.id}`, {
+        query: { locale: 'de' },
+        body: { content: { visualData: { text: 'Hallo' } } },
+      });
       expect(de.status).toBe(200);
       const deRecord = (await client.get(`/content/${fragment.id}/de`)).json.localized;
-      expect(deRecord).toMatchObject({ name: 'banner', inheritance: { state: 'customized' }, content: { visualData: { text: 'Hallo' } } });
+      expect(deRecord).toMatchObject({
+        name: 'banner',
+        inheritance: { state: 'customized' },
+        content: { visualData: { text: 'Hallo' } },
+      });
 
       const solo = labels.name((await create(pageBody('/solo'))).id, 'solo');
       const noPathname = await client.put(`/content/${solo}`, { query: { locale: 'de' }, body: {} });
@@ -270,8 +416,11 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
 
     it('lets exactly one of 20 concurrent writers with the same etag win', async () => {
       const etag = await etagOf(id, 'en');
-      const responses = await Promise.all(Array.from({ length: 20 }, (_, n) =>
-        client.put(`/content/${id}`, { query: { locale: 'en', etag }, body: { meta: { title: `Writer ${n}` } } })));
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, (_, n) =>
+          client.put(`/content/${id}`, { query: { locale: 'en', etag }, body: { meta: { title: `Writer ${n}` } } }),
+        ),
+      );
       const statuses = responses.map((response) => response.status).sort();
       expect(statuses.filter((status) => status === 200)).toHaveLength(1);
       expect(statuses.filter((status) => status === 412)).toHaveLength(19);
@@ -284,11 +433,21 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
   describe('inheritance', () => {
     let id: string;
     beforeAll(async () => {
-      id = (await create(pageBody('/features', { de: { pathname: '/funktionen', inherit: true }, fr: { pathname: '/fonctions', inherit: true } }))).id;
+      id = (
+        await create(
+          pageBody('/features', {
+            de: { pathname: '/funktionen', inherit: true },
+            fr: { pathname: '/fonctions', inherit: true },
+          }),
+        )
+      ).id;
     });
 
     it('marks inherited locales stale when the default content changes, until reviewed', async () => {
-      const put = await client.put(`/content/${id}`, { query: { locale: 'en', etag: await etagOf(id, 'en') }, body: { content: { visualData: { blocks: ['v2'] } } } });
+      const put = await client.put(`/content/${id}`, {
+        query: { locale: 'en', etag: await etagOf(id, 'en') },
+        body: { content: { visualData: { blocks: ['v2'] } } },
+      });
       expect(put.status).toBe(200);
       const review = await client.get('/content/needs-review', { query: { locale: 'de' } });
       expect(review.status).toBe(200);
@@ -297,10 +456,14 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       const item = review.json.items.find((entry: { id: string }) => entry.id === id);
       expect(item.locales.de.inheritance.stale).toBe(true);
       expect(item.locales.de.content).toBeUndefined();
-      expect((await client.get('/content/needs-review', { query: { locale: 'de', kind: 'fragment' } })).json.items).toEqual([]);
+      expect(
+        (await client.get('/content/needs-review', { query: { locale: 'de', kind: 'fragment' } })).json.items,
+      ).toEqual([]);
 
       const deEtag = await etagOf(id, 'de');
-      expect((await client.get(`/content/${id}/de`)).json.localized.content).toEqual({ visualData: { blocks: ['v2'] } });
+      expect((await client.get(`/content/${id}/de`)).json.localized.content).toEqual({
+        visualData: { blocks: ['v2'] },
+      });
       const stale = await client.post(`/content/${id}/mark-reviewed`, { query: { locale: 'de', etag: 'old.etag' } });
       expect(stale.status).toBe(412);
       expect(stale.json.error.code).toBe('STALE_WRITE');
@@ -310,9 +473,15 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       const after = (await client.get(`/content/${id}/de`)).json.localized;
       expect(after.inheritance.stale).toBe(false);
       expect(after.etag).toBe(reviewed.json.etag);
-      const ids = (await client.get('/content/needs-review', { query: { locale: 'de' } })).json.items.map((entry: { id: string }) => entry.id);
+      const ids = (await client.get('/content/needs-review', { query: { locale: 'de' } })).json.items.map(
+        (entry: { id: string }) => entry.id,
+      );
       expect(ids).not.toContain(id);
-      expect((await client.get('/content/needs-review', { query: { locale: 'fr' } })).json.items.map((entry: { id: string }) => entry.id)).toContain(id);
+      expect(
+        (await client.get('/content/needs-review', { query: { locale: 'fr' } })).json.items.map(
+          (entry: { id: string }) => entry.id,
+        ),
+      ).toContain(id);
     });
 
     it('needs locale and etag on transitions, and refuses the wrong state', async () => {
@@ -326,29 +495,45 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
         const unknown = await client.post(`/content/nothing/${action}`, { query: { locale: 'de', etag: 'a.b' } });
         expect(unknown.status).toBe(404);
       }
-      const onDefault = await client.post(`/content/${id}/break-inheritance`, { query: { locale: 'en', etag: await etagOf(id, 'en') } });
+      const onDefault = await client.post(`/content/${id}/break-inheritance`, {
+        query: { locale: 'en', etag: await etagOf(id, 'en') },
+      });
       expect(onDefault.status).toBe(400);
       expect(onDefault.json.error.code).toBe('INVALID_REQUEST');
-      const revertInherited = await client.post(`/content/${id}/revert-to-inherited`, { query: { locale: 'de', etag: await etagOf(id, 'de') } });
+      const revertInherited = await client.post(`/content/${id}/revert-to-inherited`, {
+        query: { locale: 'de', etag: await etagOf(id, 'de') },
+      });
       expect(revertInherited.status).toBe(400);
     });
 
     it('breaks inheritance into a local copy that later default edits leave alone, and reverts to it', async () => {
-      const broken = await client.post(`/content/${id}/break-inheritance`, { query: { locale: 'de', etag: await etagOf(id, 'de') } });
+      const broken = await client.post(`/content/${id}/break-inheritance`, {
+        query: { locale: 'de', etag: await etagOf(id, 'de') },
+      });
       expect(broken.status, broken.text).toBe(200);
       const copy = (await client.get(`/content/${id}/de`)).json.localized;
       expect(copy.inheritance.state).toBe('customized');
       expect(copy.content).toEqual({ visualData: { blocks: ['v2'] } });
-      const markCustomized = await client.post(`/content/${id}/mark-reviewed`, { query: { locale: 'de', etag: copy.etag } });
+      const markCustomized = await client.post(`/content/${id}/mark-reviewed`, {
+        query: { locale: 'de', etag: copy.etag },
+      });
       expect(markCustomized.status).toBe(400);
 
-      await client.put(`/content/${id}`, { query: { locale: 'de', etag: copy.etag }, body: { content: { visualData: { blocks: ['eigene'] } }, meta: { title: 'Funktionen' } } });
-      await client.put(`/content/${id}`, { query: { locale: 'en', etag: await etagOf(id, 'en') }, body: { content: { visualData: { blocks: ['v3'] } } } });
+      await client.put(`/content/${id}`, {
+        query: { locale: 'de', etag: copy.etag },
+        body: { content: { visualData: { blocks: ['eigene'] } }, meta: { title: 'Funktionen' } },
+      });
+      await client.put(`/content/${id}`, {
+        query: { locale: 'en', etag: await etagOf(id, 'en') },
+        body: { content: { visualData: { blocks: ['v3'] } } },
+      });
       const custom = (await client.get(`/content/${id}/de`)).json.localized;
       expect(custom.content).toEqual({ visualData: { blocks: ['eigene'] } });
       expect(custom.inheritance.stale).toBe(false);
 
-      const reverted = await client.post(`/content/${id}/revert-to-inherited`, { query: { locale: 'de', etag: custom.etag } });
+      const reverted = await client.post(`/content/${id}/revert-to-inherited`, {
+        query: { locale: 'de', etag: custom.etag },
+      });
       expect(reverted.status, reverted.text).toBe(200);
       const back = (await client.get(`/content/${id}/de`)).json.localized;
       expect(back.inheritance).toMatchObject({ state: 'inherited', stale: false });
@@ -367,12 +552,18 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       const wrong = await client.delete(`/content/${id}`, { headers: { 'if-match': '"nope.nope"' } });
       expect(wrong.status).toBe(412);
       expect(wrong.json.error.code).toBe('STALE_WRITE');
-      const defaultFirst = await client.delete(`/content/${id}`, { query: { locale: 'en' }, headers: { 'if-match': `"${etag}"` } });
+      const defaultFirst = await client.delete(`/content/${id}`, {
+        query: { locale: 'en' },
+        headers: { 'if-match': `"${etag}"` },
+      });
       expect(defaultFirst.status).toBe(400);
       expect(defaultFirst.json.error.code).toBe('INVALID_REQUEST');
 
       const deEtag = await etagOf(id, 'de');
-      const one = await client.delete(`/content/${id}`, { query: { locale: 'de' }, headers: { 'if-match': `"${deEtag}"` } });
+      const one = await client.delete(`/content/${id}`, {
+        query: { locale: 'de' },
+        headers: { 'if-match': `"${deEtag}"` },
+      });
       expect(one).toMatchObject({ status: 200, json: { success: true } });
       expect((await client.get(`/content/${id}/de`)).status).toBe(404);
       expect((await client.get(`/content/${id}/en`)).status).toBe(200);
@@ -392,26 +583,40 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       const a = await create(pageBody('/batch-a'));
       const b = await create(pageBody('/batch-b'));
       const ok = await client.post('/content/batch', {
-        body: { operations: [
-          { id: a.id, locale: 'en', etag: a.etag, data: { meta: { title: 'A2' } } },
-          { id: b.id, locale: 'en', etag: b.etag, data: { meta: { title: 'B2' } } },
-        ] },
+        body: {
+          operations: [
+            { id: a.id, locale: 'en', etag: a.etag, data: { meta: { title: 'A2' } } },
+            { id: b.id, locale: 'en', etag: b.etag, data: { meta: { title: 'B2' } } },
+          ],
+        },
       });
       expect(ok.status).toBe(200);
       expect(ok.json).toMatchObject({ success: true, failed: 0, updated: 2 });
-      expect(ok.json.operations[0]).toMatchObject({ id: a.id, locale: 'en', updated: true, etag: expect.stringMatching(ETAG) });
+      expect(ok.json.operations[0]).toMatchObject({
+        id: a.id,
+        locale: 'en',
+        updated: true,
+        etag: expect.stringMatching(ETAG),
+      });
 
       const mixed = await client.post('/content/batch', {
-        body: { operations: [
-          { id: a.id, locale: 'en', etag: a.etag, data: { meta: { title: 'stale' } } },
-          { id: b.id, locale: 'en', etag: ok.json.operations[1].etag, data: { meta: { title: 'B3' } } },
-          { id: 'missing', locale: 'en', etag: '', data: {} },
-          { id: b.id, locale: 'en', etag: '', data: { pathname: 'no-slash' } },
-        ] },
+        body: {
+          operations: [
+            { id: a.id, locale: 'en', etag: a.etag, data: { meta: { title: 'stale' } } },
+            { id: b.id, locale: 'en', etag: ok.json.operations[1].etag, data: { meta: { title: 'B3' } } },
+            { id: 'missing', locale: 'en', etag: '', data: {} },
+            { id: b.id, locale: 'en', etag: '', data: { pathname: 'no-slash' } },
+          ],
+        },
       });
       expect(mixed.status).toBe(207);
       expect(mixed.json).toMatchObject({ success: false, failed: 3, updated: 1 });
-      expect(mixed.json.operations.map((operation: { updated: boolean }) => operation.updated)).toEqual([false, true, false, false]);
+      expect(mixed.json.operations.map((operation: { updated: boolean }) => operation.updated)).toEqual([
+        false,
+        true,
+        false,
+        false,
+      ]);
       for (const failed of mixed.json.operations.filter((operation: { updated: boolean }) => !operation.updated)) {
         expect(failed.error.message).toEqual(expect.any(String));
       }
@@ -425,8 +630,30 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
 
   describe('lists and filters', () => {
     beforeAll(async () => {
-      labels.name((await create({ kind: 'data', collection: 'settings', type: 'json', name: 'checkout', locales: { en: { content: { data: { currency: 'EUR' } } } } })).id, 'checkout');
-      const later = labels.name((await create(pageBody('/later', { de: { pathname: '/spaeter', content: {}, publishAt: '2999-01-01T00:00:00Z' } }, 'blog'))).id, 'later');
+      labels.name(
+        (
+          await create({
+            kind: 'data',
+            collection: 'settings',
+            type: 'json',
+            name: 'checkout',
+            locales: { en: { content: { data: { currency: 'EUR' } } } },
+          })
+        ).id,
+        'checkout',
+      );
+      const later = labels.name(
+        (
+          await create(
+            pageBody(
+              '/later',
+              { de: { pathname: '/spaeter', content: {}, publishAt: '2999-01-01T00:00:00Z' } },
+              'blog',
+            ),
+          )
+        ).id,
+        'later',
+      );
       await client.put(`/content/${later}`, { query: { locale: 'en' }, body: { publishAt: '2999-01-01T00:00:00Z' } });
     });
 
@@ -435,7 +662,8 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       expect(response.status, response.text).toBe(200);
       expect(response.json.total).toBe(response.json.items.length);
       for (const item of response.json.items) {
-        for (const record of Object.values(item.locales) as Array<Record<string, unknown>>) expect(record.content).toBeUndefined();
+        for (const record of Object.values(item.locales) as Array<Record<string, unknown>>)
+          expect(record.content).toBeUndefined();
       }
       return response.json.items.map((item: { id: string }) => labels.of(item.id)) as string[];
     };
@@ -466,7 +694,12 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
     });
 
     it('rejects unknown filter values with 400 naming the field', async () => {
-      for (const [field, value] of [['kind', 'poem'], ['type', 'html'], ['published', 'yes'], ['localization', 'most']]) {
+      for (const [field, value] of [
+        ['kind', 'poem'],
+        ['type', 'html'],
+        ['published', 'yes'],
+        ['localization', 'most'],
+      ]) {
         const response = await client.get('/content', { query: { [field]: value } });
         expect(response.status).toBe(400);
         expect(response.json.error.code).toBe('INVALID_REQUEST');
@@ -488,7 +721,8 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       prepare(): Promise<{ id: string; locale: string }>;
       send(id: string, locale: string, etags: Etags): Promise<{ status: number; json: any }>;
     }
-    const headers = ({ ifMatch }: Etags): Record<string, string> => (ifMatch === undefined ? {} : { 'if-match': ifMatch });
+    const headers = ({ ifMatch }: Etags): Record<string, string> =>
+      ifMatch === undefined ? {} : { 'if-match': ifMatch };
     const query = (locale: string, { etag }: Etags) => ({ locale, ...(etag !== undefined && { etag }) });
     let pages = 0;
     const fresh = async (locales: Record<string, unknown> = {}) => {
@@ -496,23 +730,40 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       return (await create(pageBody(`/guarded-${pages}`, locales))).id;
     };
     const withGerman = (state: 'inherit' | 'custom') => async () => {
-      const id = await fresh({ de: { pathname: `/geschuetzt-${pages + 1}`, ...(state === 'inherit' ? { inherit: true } : { content: { visualData: { de: true } } }) } });
+      const id = await fresh({
+        de: {
+          pathname: `/geschuetzt-${pages + 1}`,
+          ...(state === 'inherit' ? { inherit: true } : { content: { visualData: { de: true } } }),
+        },
+      });
       return { id, locale: 'de' };
     };
     const transition = (name: string, path: string, prepare: GuardedWrite['prepare']): GuardedWrite => ({
-      name, prepare,
-      send: (id, locale, etags) => client.post(`/content/${id}/${path}`, { query: query(locale, etags), headers: headers(etags) }),
+      name,
+      prepare,
+      send: (id, locale, etags) =>
+        client.post(`/content/${id}/${path}`, { query: query(locale, etags), headers: headers(etags) }),
     });
     const WRITES: GuardedWrite[] = [
-      ...(['put', 'patch'] as const).map((method): GuardedWrite => ({
-        name: method.toUpperCase(),
-        prepare: async () => ({ id: await fresh(), locale: 'en' }),
-        send: (id, locale, etags) => client[method](`/content/${id}`, { query: query(locale, etags), headers: headers(etags), body: { meta: { title: 'Overwritten' } } }),
-      })),
+      ...(['put', 'patch'] as const).map(
+        (method): GuardedWrite => ({
+          name: method.toUpperCase(),
+          prepare: async () => ({ id: await fresh(), locale: 'en' }),
+          send: (id, locale, etags) =>
+            client[method](`/content/${id}`, {
+              query: query(locale, etags),
+              headers: headers(etags),
+              body: { meta: { title: 'Overwritten' } },
+            }),
+        }),
+      ),
       transition('mark-reviewed', 'mark-reviewed', async () => {
         const prepared = await withGerman('inherit')();
         // The default locale's content changes: the inherited German locale is now stale, waiting for review.
-        const put = await client.put(`/content/${prepared.id}`, { query: { locale: 'en' }, body: { content: { visualData: { v: 2 } } } });
+        const put = await client.put(`/content/${prepared.id}`, {
+          query: { locale: 'en' },
+          body: { content: { visualData: { v: 2 } } },
+        });
         expect(put.status).toBe(200);
         return prepared;
       }),
@@ -521,9 +772,11 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       {
         name: 'move',
         prepare: async () => ({ id: await fresh(), locale: 'en' }),
-        send: (id, locale, { ifMatch, etag }) => client.post('/shop/move', {
-          headers: headers({ ifMatch }), body: { id, locale, pathname: `/moved-${id}`, ...(etag !== undefined && { etag }) },
-        }),
+        send: (id, locale, { ifMatch, etag }) =>
+          client.post('/shop/move', {
+            headers: headers({ ifMatch }),
+            body: { id, locale, pathname: `/moved-${id}`, ...(etag !== undefined && { etag }) },
+          }),
       },
     ];
 
@@ -533,29 +786,44 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
     async function staleAndCurrent(write: GuardedWrite) {
       const { id, locale } = await write.prepare();
       const old = await etagOf(id, locale);
-      const edit = await client.patch(`/content/${id}`, { query: { locale, etag: old }, body: { meta: { note: 'someone else' } } });
+      const edit = await client.patch(`/content/${id}`, {
+        query: { locale, etag: old },
+        body: { meta: { note: 'someone else' } },
+      });
       expect(edit.status, edit.text).toBe(200);
       return { id, locale, old, current: edit.json.etag as string };
     }
 
-    it.each(WRITES.map((write) => [write.name, write] as const))('%s: a stale If-Match alone, or one that disagrees with etag, is 412 and changes nothing', async (_, write) => {
-      const { id, locale, old, current } = await staleAndCurrent(write);
-      const before = await readFile(fileOf(id, locale), 'utf8');
-      for (const etags of [{ ifMatch: `"${old}"` }, { ifMatch: `W/"${old}"` }, { ifMatch: old }, { ifMatch: `"${current}"`, etag: old }, { ifMatch: `"${old}"`, etag: current }]) {
-        const response = await write.send(id, locale, etags);
-        expect(response.status, JSON.stringify(etags)).toBe(412);
-        expect(response.json.error.code).toBe('STALE_WRITE');
-        expect(await readFile(fileOf(id, locale), 'utf8')).toBe(before);
-      }
-    });
+    it.each(WRITES.map((write) => [write.name, write] as const))(
+      '%s: a stale If-Match alone, or one that disagrees with etag, is 412 and changes nothing',
+      async (_, write) => {
+        const { id, locale, old, current } = await staleAndCurrent(write);
+        const before = await readFile(fileOf(id, locale), 'utf8');
+        for (const etags of [
+          { ifMatch: `"${old}"` },
+          { ifMatch: `W/"${old}"` },
+          { ifMatch: old },
+          { ifMatch: `"${current}"`, etag: old },
+          { ifMatch: `"${old}"`, etag: current },
+        ]) {
+          const response = await write.send(id, locale, etags);
+          expect(response.status, JSON.stringify(etags)).toBe(412);
+          expect(response.json.error.code).toBe('STALE_WRITE');
+          expect(await readFile(fileOf(id, locale), 'utf8')).toBe(before);
+        }
+      },
+    );
 
-    it.each(WRITES.map((write) => [write.name, write] as const))('%s: the current etag as If-Match alone succeeds', async (_, write) => {
-      const { id, locale, current } = await staleAndCurrent(write);
-      const response = await write.send(id, locale, { ifMatch: `"${current}"` });
-      expect(response.status, JSON.stringify(response.json)).toBe(200);
-      expect(response.json.etag).not.toBe(current);
-      expect(await etagOf(id, locale)).toBe(response.json.etag);
-    });
+    it.each(WRITES.map((write) => [write.name, write] as const))(
+      '%s: the current etag as If-Match alone succeeds',
+      async (_, write) => {
+        const { id, locale, current } = await staleAndCurrent(write);
+        const response = await write.send(id, locale, { ifMatch: `"${current}"` });
+        expect(response.status, JSON.stringify(response.json)).toBe(200);
+        expect(response.json.etag).not.toBe(current);
+        expect(await etagOf(id, locale)).toBe(response.json.etag);
+      },
+    );
 
     it('still needs an etag in one form or the other where the API requires one', async () => {
       for (const write of WRITES.filter((entry) => !['PUT', 'PATCH'].includes(entry.name))) {
@@ -577,8 +845,15 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
 
       const folder = path.join(site.contentRoot, 'data/authors');
       await mkdir(folder, { recursive: true });
-      await writeFile(path.join(folder, 'grace.en.json'), JSON.stringify({ type: 'json', name: 'grace', meta: { title: 'Grace' }, content: { data: { born: 1906 } } }));
-      expect((await client.get('/content', { query: { collection: 'authors' } })).json.items.map((item: { id: string }) => item.id)).toEqual(['grace']);
+      await writeFile(
+        path.join(folder, 'grace.en.json'),
+        JSON.stringify({ type: 'json', name: 'grace', meta: { title: 'Grace' }, content: { data: { born: 1906 } } }),
+      );
+      expect(
+        (await client.get('/content', { query: { collection: 'authors' } })).json.items.map(
+          (item: { id: string }) => item.id,
+        ),
+      ).toEqual(['grace']);
 
       await rm(folder, { recursive: true });
       expect((await client.get('/content', { query: { collection: 'authors' } })).json.total).toBe(0);

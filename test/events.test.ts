@@ -6,16 +6,19 @@ import { createQuireClient, type QuireClient, type QuireEvent } from '../src/cli
 import { createChangeFeed } from '../src/events/feed.js';
 import { changeStream } from '../src/events/sse.js';
 import { gitCli } from './support/git-cli.js';
-import { startGitServer, type GitServer } from './support/git-server.js';
+import { type GitServer, startGitServer } from './support/git-server.js';
 import { bearer } from './support/http.js';
 import { png } from './support/images.js';
-import { startJwksServer, type JwksServer } from './support/jwks-server.js';
+import { type JwksServer, startJwksServer } from './support/jwks-server.js';
 import { createSite, type RunningSite } from './support/site.js';
 
 // GET /events: every change the store sees (its own writes, with who made them, and files changed
 // on disk, with by null), asset and git changes, as Server-Sent Events on real servers.
 
-const SITES_JSON = JSON.stringify({ sites: { main: { locales: ['en', 'de'], defaultLocale: 'en' } }, globalLocales: ['en', 'de'] });
+const SITES_JSON = JSON.stringify({
+  sites: { main: { locales: ['en', 'de'], defaultLocale: 'en' } },
+  globalLocales: ['en', 'de'],
+});
 const ALICE = { email: 'alice@example.test', sub: 'user-alice' };
 const visual = (text: string) => ({ visualData: { blocks: [{ type: 'text', text }] } });
 
@@ -25,17 +28,25 @@ function listen(client: QuireClient) {
   const errors: unknown[] = [];
   let opened = 0;
   const controller = new AbortController();
-  client.events.subscribe({
-    onEvent: (event) => events.push(event),
-    onOpen: () => { opened += 1; },
-    onError: (error) => errors.push(error),
-  }, { signal: controller.signal, retryMs: 200 });
+  client.events.subscribe(
+    {
+      onEvent: (event) => events.push(event),
+      onOpen: () => {
+        opened += 1;
+      },
+      onError: (error) => errors.push(error),
+    },
+    { signal: controller.signal, retryMs: 200 },
+  );
   const until = async <T>(what: string, check: () => T | undefined, timeoutMs = 5_000): Promise<T> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = check();
       if (found !== undefined) return found;
-      if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms; heard ${JSON.stringify(events)}, errors ${errors.map(String).join('; ')}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `no ${what} within ${timeoutMs} ms; heard ${JSON.stringify(events)}, errors ${errors.map(String).join('; ')}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   };
@@ -45,7 +56,8 @@ function listen(client: QuireClient) {
     opened: () => opened,
     until,
     waitOpen: () => until('open stream', () => (opened > 0 ? true : undefined), 15_000),
-    waitFor: (what: string, match: (event: QuireEvent) => boolean, timeoutMs?: number) => until(what, () => events.find(match), timeoutMs),
+    waitFor: (what: string, match: (event: QuireEvent) => boolean, timeoutMs?: number) =>
+      until(what, () => events.find(match), timeoutMs),
     stop: () => controller.abort(),
   };
 }
@@ -59,7 +71,11 @@ async function localeFile(root: string, id: string, locale: string): Promise<str
 }
 
 /** Reads a raw event stream for up to `ms`, returning the text. */
-async function readRaw(url: string, headers: Record<string, string>, ms: number): Promise<{ status: number; type: string | null; text: string }> {
+async function readRaw(
+  url: string,
+  headers: Record<string, string>,
+  ms: number,
+): Promise<{ status: number; type: string | null; text: string }> {
   const controller = new AbortController();
   const response = await fetch(url, { headers, signal: controller.signal });
   let text = '';
@@ -83,7 +99,8 @@ afterAll(async () => {
   await jwks?.close();
 });
 
-const authConfig = () => `auth: { type: 'jwt', jwksUrl: '${jwks.jwksUrl}', issuer: 'https://gateway.test', audience: 'quire-test' }`;
+const authConfig = () =>
+  `auth: { type: 'jwt', jwksUrl: '${jwks.jwksUrl}', issuer: 'https://gateway.test', audience: 'quire-test' }`;
 
 const GIT_TOKEN = 'events-token';
 
@@ -95,7 +112,11 @@ describe('/events in astro dev', () => {
   let gitServer: GitServer;
 
   beforeAll(async () => {
-    const site = await createSite({ name: 'events-dev', config: `{ ${authConfig()} }`, content: { 'sites.json': SITES_JSON } });
+    const site = await createSite({
+      name: 'events-dev',
+      config: `{ ${authConfig()} }`,
+      content: { 'sites.json': SITES_JSON },
+    });
     contentRoot = site.contentRoot;
     // The content root is a repository of its own with a remote on a real git server, for the pull test.
     remotes = await mkdtemp(path.join(os.tmpdir(), 'quire-events-'));
@@ -105,7 +126,12 @@ describe('/events in astro dev', () => {
     await gitCli(contentRoot, ['add', '-A']);
     await gitCli(contentRoot, ['commit', '-q', '-m', 'init']);
     await gitCli(contentRoot, ['remote', 'add', 'origin', gitServer.repoUrl('events.git')]);
-    server = await site.startDev({ GIT_TOKEN, GIT_USERNAME: undefined, GIT_BRANCH: undefined, CONTENT_PATH: undefined });
+    server = await site.startDev({
+      GIT_TOKEN,
+      GIT_USERNAME: undefined,
+      GIT_BRANCH: undefined,
+      CONTENT_PATH: undefined,
+    });
     const token = await jwks.sign(ALICE);
     client = createQuireClient({ baseUrl: server.url, headers: bearer(token) });
   });
@@ -116,7 +142,11 @@ describe('/events in astro dev', () => {
   });
 
   it('starts with event: ready and sends a ": ping" heartbeat every 15 s', { timeout: 40_000 }, async () => {
-    const { status, type, text } = await readRaw(`${server.url}/__cms/api/events`, { accept: 'text/event-stream' }, 16_500);
+    const { status, type, text } = await readRaw(
+      `${server.url}/__cms/api/events`,
+      { accept: 'text/event-stream' },
+      16_500,
+    );
     expect(status).toBe(200);
     expect(type).toBe('text/event-stream; charset=utf-8');
     expect(text).toMatch(/^retry: \d+\nevent: ready\ndata: \{\}\n\n/);
@@ -128,19 +158,61 @@ describe('/events in astro dev', () => {
     try {
       await listener.waitOpen();
       const created = await client.content.create({
-        kind: 'page', site: 'main', collection: 'pages', type: 'visual',
-        locales: { en: { pathname: '/about', meta: { title: 'About' }, content: visual('About') }, de: { pathname: '/ueber', inherit: true } },
+        kind: 'page',
+        site: 'main',
+        collection: 'pages',
+        type: 'visual',
+        locales: {
+          en: { pathname: '/about', meta: { title: 'About' }, content: visual('About') },
+          de: { pathname: '/ueber', inherit: true },
+        },
       });
-      const en = await listener.waitFor('created en', (event) => event.kind === 'content' && event.id === created.id && event.locale === 'en');
-      expect(en).toEqual({ kind: 'content', id: created.id, locale: 'en', etag: created.etag, by: ALICE.email, action: 'created' });
-      await listener.waitFor('created de', (event) => event.kind === 'content' && event.id === created.id && event.locale === 'de' && event.action === 'created');
+      const en = await listener.waitFor(
+        'created en',
+        (event) => event.kind === 'content' && event.id === created.id && event.locale === 'en',
+      );
+      expect(en).toEqual({
+        kind: 'content',
+        id: created.id,
+        locale: 'en',
+        etag: created.etag,
+        by: ALICE.email,
+        action: 'created',
+      });
+      await listener.waitFor(
+        'created de',
+        (event) =>
+          event.kind === 'content' && event.id === created.id && event.locale === 'de' && event.action === 'created',
+      );
 
-      const updated = await client.content.update(created.id, 'en', { content: visual('About us') }, { etag: created.etag });
-      const update = await listener.waitFor('updated en', (event) => event.kind === 'content' && event.locale === 'en' && event.action === 'updated');
-      expect(update).toEqual({ kind: 'content', id: created.id, locale: 'en', etag: updated.etag, by: ALICE.email, action: 'updated' });
+      const updated = await client.content.update(
+        created.id,
+        'en',
+        { content: visual('About us') },
+        { etag: created.etag },
+      );
+      const update = await listener.waitFor(
+        'updated en',
+        (event) => event.kind === 'content' && event.locale === 'en' && event.action === 'updated',
+      );
+      expect(update).toEqual({
+        kind: 'content',
+        id: created.id,
+        locale: 'en',
+        etag: updated.etag,
+        by: ALICE.email,
+        action: 'updated',
+      });
       // de inherits en's content, so its etag changed too: an editor of de hears of it before a 412.
-      const de = await listener.waitFor('inherited de updated', (event) => event.kind === 'content' && event.locale === 'de' && event.action === 'updated');
-      expect(de).toMatchObject({ id: created.id, by: ALICE.email, etag: (await client.content.getLocale(created.id, 'de')).localized.etag });
+      const de = await listener.waitFor(
+        'inherited de updated',
+        (event) => event.kind === 'content' && event.locale === 'de' && event.action === 'updated',
+      );
+      expect(de).toMatchObject({
+        id: created.id,
+        by: ALICE.email,
+        etag: (await client.content.getLocale(created.id, 'de')).localized.etag,
+      });
       expect(listener.errors).toEqual([]);
     } finally {
       listener.stop();
@@ -149,7 +221,10 @@ describe('/events in astro dev', () => {
 
   it('announces a hand edit of a file on disk with by null, without any other request', async () => {
     const created = await client.content.create({
-      kind: 'page', site: 'main', collection: 'pages', type: 'visual',
+      kind: 'page',
+      site: 'main',
+      collection: 'pages',
+      type: 'visual',
       locales: { en: { pathname: '/by-hand', meta: { title: 'Before' }, content: visual('x') } },
     });
     const listener = listen(client);
@@ -157,7 +232,11 @@ describe('/events in astro dev', () => {
       await listener.waitOpen();
       const file = await localeFile(contentRoot, created.id, 'en');
       await writeFile(file, (await readFile(file, 'utf8')).replace('Before', 'Edited by hand'));
-      const event = await listener.waitFor('disk edit', (e) => e.kind === 'content' && e.id === created.id && e.action === 'updated', 3_000);
+      const event = await listener.waitFor(
+        'disk edit',
+        (e) => e.kind === 'content' && e.id === created.id && e.action === 'updated',
+        3_000,
+      );
       expect(event).toMatchObject({ locale: 'en', by: null, etag: expect.any(String) });
       expect(event).not.toHaveProperty('etag', created.etag);
       const read = await client.content.getLocale(created.id, 'en');
@@ -170,21 +249,46 @@ describe('/events in astro dev', () => {
 
   it('announces deletes (one locale, then the whole item), an asset upload and a git commit', async () => {
     const created = await client.content.create({
-      kind: 'page', site: 'main', collection: 'pages', type: 'visual',
+      kind: 'page',
+      site: 'main',
+      collection: 'pages',
+      type: 'visual',
       locales: { en: { pathname: '/gone', content: visual('x') }, de: { pathname: '/weg', content: visual('y') } },
     });
     const listener = listen(client);
     try {
       await listener.waitOpen();
-      await client.content.delete(created.id, { locale: 'de', etag: (await client.content.getLocale(created.id, 'de')).localized.etag });
-      expect(await listener.waitFor('locale deleted', (e) => e.kind === 'content' && e.action === 'deleted'))
-        .toEqual({ kind: 'content', id: created.id, locale: 'de', etag: null, by: ALICE.email, action: 'deleted' });
-      await client.content.delete(created.id, { etag: (await client.content.getLocale(created.id, 'en')).localized.etag });
-      expect(await listener.waitFor('item deleted', (e) => e.kind === 'content' && e.action === 'deleted' && e.locale === null))
-        .toEqual({ kind: 'content', id: created.id, locale: null, etag: null, by: ALICE.email, action: 'deleted' });
+      await client.content.delete(created.id, {
+        locale: 'de',
+        etag: (await client.content.getLocale(created.id, 'de')).localized.etag,
+      });
+      expect(await listener.waitFor('locale deleted', (e) => e.kind === 'content' && e.action === 'deleted')).toEqual({
+        kind: 'content',
+        id: created.id,
+        locale: 'de',
+        etag: null,
+        by: ALICE.email,
+        action: 'deleted',
+      });
+      await client.content.delete(created.id, {
+        etag: (await client.content.getLocale(created.id, 'en')).localized.etag,
+      });
+      expect(
+        await listener.waitFor(
+          'item deleted',
+          (e) => e.kind === 'content' && e.action === 'deleted' && e.locale === null,
+        ),
+      ).toEqual({ kind: 'content', id: created.id, locale: null, etag: null, by: ALICE.email, action: 'deleted' });
 
-      const asset = await client.assets.upload(new Blob([new Uint8Array(png(2, 2))], { type: 'image/png' }), { filename: 'dot.png', folder: '/team' });
-      expect(await listener.waitFor('upload', (e) => e.kind === 'asset')).toEqual({ kind: 'asset', path: asset.path, action: 'uploaded' });
+      const asset = await client.assets.upload(new Blob([new Uint8Array(png(2, 2))], { type: 'image/png' }), {
+        filename: 'dot.png',
+        folder: '/team',
+      });
+      expect(await listener.waitFor('upload', (e) => e.kind === 'asset')).toEqual({
+        kind: 'asset',
+        path: asset.path,
+        action: 'uploaded',
+      });
       await client.git.commit('events test');
       expect(await listener.waitFor('commit', (e) => e.kind === 'git')).toEqual({ kind: 'git', action: 'commit' });
       expect(listener.errors).toEqual([]);
@@ -195,14 +299,22 @@ describe('/events in astro dev', () => {
 
   it('announces what a git pull changed (by null) and the pull itself', async () => {
     const created = await client.content.create({
-      kind: 'page', site: 'main', collection: 'pages', type: 'visual',
+      kind: 'page',
+      site: 'main',
+      collection: 'pages',
+      type: 'visual',
       locales: { en: { pathname: '/pulled', meta: { title: 'Ours' }, content: visual('x') } },
     });
     await client.git.commit('before the pull');
     await client.git.push();
     // Another editor changes the page in a clone and pushes.
     const other = path.join(remotes, 'other');
-    await gitCli(remotes, ['clone', '-q', gitServer.repoUrl('events.git').replace('http://', `http://x:${GIT_TOKEN}@`), other]);
+    await gitCli(remotes, [
+      'clone',
+      '-q',
+      gitServer.repoUrl('events.git').replace('http://', `http://x:${GIT_TOKEN}@`),
+      other,
+    ]);
     const file = await localeFile(other, created.id, 'en');
     await writeFile(file, (await readFile(file, 'utf8')).replace('Ours', 'Theirs'));
     await gitCli(other, ['commit', '-q', '-am', 'their edit']);
@@ -213,7 +325,12 @@ describe('/events in astro dev', () => {
       await listener.waitOpen();
       await client.git.pull();
       const changed = await listener.waitFor('pulled change', (e) => e.kind === 'content' && e.id === created.id);
-      expect(changed).toMatchObject({ locale: 'en', by: null, action: 'updated', etag: (await client.content.getLocale(created.id, 'en')).localized.etag });
+      expect(changed).toMatchObject({
+        locale: 'en',
+        by: null,
+        action: 'updated',
+        etag: (await client.content.getLocale(created.id, 'en')).localized.etag,
+      });
       await listener.waitFor('pull', (e) => e.kind === 'git' && e.action === 'pull');
       expect(listener.events.filter((e) => e.kind === 'git').map((e) => e.action)).toEqual(['pull']);
     } finally {
@@ -239,11 +356,19 @@ describe('/events in astro dev', () => {
       });
       return new Response(body, { status: response.status, headers: response.headers });
     };
-    const listener = listen(createQuireClient({ baseUrl: server.url, headers: bearer(await jwks.sign(ALICE)), fetch: droppingFetch }));
+    const listener = listen(
+      createQuireClient({ baseUrl: server.url, headers: bearer(await jwks.sign(ALICE)), fetch: droppingFetch }),
+    );
     try {
       await listener.until('a second open', () => (listener.opened() >= 2 ? true : undefined));
       expect(String(listener.errors[0])).toContain('connection reset');
-      const created = await client.content.create({ kind: 'page', site: 'main', collection: 'pages', type: 'visual', locales: { en: { pathname: '/again', content: visual('x') } } });
+      const created = await client.content.create({
+        kind: 'page',
+        site: 'main',
+        collection: 'pages',
+        type: 'visual',
+        locales: { en: { pathname: '/again', content: visual('x') } },
+      });
       await listener.waitFor('a write after the reconnect', (e) => e.kind === 'content' && e.id === created.id);
     } finally {
       listener.stop();
@@ -262,7 +387,13 @@ describe('/events in astro dev', () => {
     const listener = listen(client);
     try {
       await listener.waitOpen();
-      await client.content.create({ kind: 'page', site: 'main', collection: 'pages', type: 'visual', locales: { en: { pathname: '/after-many', content: visual('x') } } });
+      await client.content.create({
+        kind: 'page',
+        site: 'main',
+        collection: 'pages',
+        type: 'visual',
+        locales: { en: { pathname: '/after-many', content: visual('x') } },
+      });
       await listener.waitFor('write after many clients', (e) => e.kind === 'content' && e.action === 'created');
     } finally {
       listener.stop();
@@ -274,7 +405,11 @@ describe('/events in a production build with requireIdentity', () => {
   let server: RunningSite;
 
   beforeAll(async () => {
-    const site = await createSite({ name: 'events-prod', config: `{ ${authConfig()} }`, content: { 'sites.json': SITES_JSON } });
+    const site = await createSite({
+      name: 'events-prod',
+      config: `{ ${authConfig()} }`,
+      content: { 'sites.json': SITES_JSON },
+    });
     server = await site.buildAndStart();
   });
   afterAll(async () => {
@@ -285,7 +420,7 @@ describe('/events in a production build with requireIdentity', () => {
     for (const headers of [{}, bearer(await jwks.sign(ALICE, { expiresIn: -3600 }))]) {
       const res = await fetch(`${server.url}/__cms/api/events`, { headers });
       expect(res.status).toBe(401);
-      expect((await res.json() as { error: { code: string } }).error.code).toBe('UNAUTHORIZED');
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('UNAUTHORIZED');
     }
   });
 
@@ -295,10 +430,20 @@ describe('/events in a production build with requireIdentity', () => {
     try {
       await listener.waitOpen();
       const created = await client.content.create({
-        kind: 'page', site: 'main', collection: 'pages', type: 'visual', locales: { en: { pathname: '/prod', content: visual('x') } },
+        kind: 'page',
+        site: 'main',
+        collection: 'pages',
+        type: 'visual',
+        locales: { en: { pathname: '/prod', content: visual('x') } },
       });
-      expect(await listener.waitFor('created', (e) => e.kind === 'content' && e.id === created.id))
-        .toEqual({ kind: 'content', id: created.id, locale: 'en', etag: created.etag, by: ALICE.email, action: 'created' });
+      expect(await listener.waitFor('created', (e) => e.kind === 'content' && e.id === created.id)).toEqual({
+        kind: 'content',
+        id: created.id,
+        locale: 'en',
+        etag: created.etag,
+        by: ALICE.email,
+        action: 'created',
+      });
     } finally {
       listener.stop();
     }
@@ -327,7 +472,14 @@ describe('the event stream lets go of its listener (in process)', () => {
   it('drops a client that stopped reading once a megabyte waits for it', () => {
     const feed = createChangeFeed();
     changeStream(feed, new AbortController().signal);
-    const event: QuireEvent = { kind: 'content', id: 'x'.repeat(1000), locale: 'en', etag: 'e', by: null, action: 'updated' };
+    const event: QuireEvent = {
+      kind: 'content',
+      id: 'x'.repeat(1000),
+      locale: 'en',
+      etag: 'e',
+      by: null,
+      action: 'updated',
+    };
     for (let i = 0; i < 2000 && feed.listeners > 0; i++) feed.announce(event);
     expect(feed.listeners).toBe(0);
   });

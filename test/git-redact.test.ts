@@ -15,7 +15,10 @@ const FORMS: Array<[string, string]> = [
   ['deploy:scp-secret@git.example.test:owner/site.git', 'git.example.test:owner/site.git'],
   ['git@github.com:owner/site.git', 'github.com:owner/site.git'],
   ['https://host.example/site.git?access_token=query-secret', 'https://host.example/site.git?<redacted>'],
-  ['https://host.example/site.git?a=1&private_token=query-secret#frag-secret', 'https://host.example/site.git?<redacted>#<redacted>'],
+  [
+    'https://host.example/site.git?a=1&private_token=query-secret#frag-secret',
+    'https://host.example/site.git?<redacted>#<redacted>',
+  ],
   ['https://host.example/site.git#frag-secret', 'https://host.example/site.git#<redacted>'],
   ['https://user:secret@host.example?token=query-secret', 'https://host.example?<redacted>'],
   ['https://host.example/owner/site.git', 'https://host.example/owner/site.git'],
@@ -28,11 +31,15 @@ describe('redactRemote', () => {
   });
 
   it('redacts every URL inside a message and leaves the rest alone', () => {
-    const message = `Could not reach (https://u:first-secret@a.example/x.git) nor "ssh://v:second-secret@b.example/y", ` +
+    const message =
+      `Could not reach (https://u:first-secret@a.example/x.git) nor "ssh://v:second-secret@b.example/y", ` +
       `then deploy:third-secret@c.example:z.git; HTTP 401 at https://d.example/?access_token=fourth-secret.`;
     const redacted = redactRemote(message);
-    for (const secret of ['first-secret', 'second-secret', 'third-secret', 'fourth-secret']) expect(redacted).not.toContain(secret);
-    expect(redacted).toBe('Could not reach (https://a.example/x.git) nor "ssh://b.example/y", then c.example:z.git; HTTP 401 at https://d.example/?<redacted>');
+    for (const secret of ['first-secret', 'second-secret', 'third-secret', 'fourth-secret'])
+      expect(redacted).not.toContain(secret);
+    expect(redacted).toBe(
+      'Could not reach (https://a.example/x.git) nor "ssh://b.example/y", then c.example:z.git; HTTP 401 at https://d.example/?<redacted>',
+    );
   });
 });
 
@@ -51,7 +58,9 @@ describe('unusableRemote', () => {
 
   it('refuses plain HTTP to another machine when a token would be sent, and never shows the secret', () => {
     withToken('env-secret', () => {
-      expect(unusableRemote('http://git.example.test/site.git')).toMatch(/plain HTTP, so the token would cross the network unencrypted/);
+      expect(unusableRemote('http://git.example.test/site.git')).toMatch(
+        /plain HTTP, so the token would cross the network unencrypted/,
+      );
       expect(unusableRemote('http://192.0.2.10/site.git')).toMatch(/plain HTTP/);
     });
     withToken(undefined, () => {
@@ -64,7 +73,12 @@ describe('unusableRemote', () => {
   it('accepts plain HTTP without a token, to this machine, and HTTPS', () => {
     withToken(undefined, () => expect(unusableRemote('http://git.example.test/public.git')).toBeNull());
     withToken('env-secret', () => {
-      for (const url of ['http://127.0.0.1:9418/site.git', 'http://localhost/site.git', 'http://[::1]:8080/site.git', 'https://git.example.test/site.git']) {
+      for (const url of [
+        'http://127.0.0.1:9418/site.git',
+        'http://localhost/site.git',
+        'http://[::1]:8080/site.git',
+        'https://git.example.test/site.git',
+      ]) {
         expect(unusableRemote(url), url).toBeNull();
       }
     });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitService } from '../src/git/service.js';
 import { gitCli } from './support/git-cli.js';
-import { startGitServer, type GitServer } from './support/git-server.js';
+import { type GitServer, startGitServer } from './support/git-server.js';
 
 // Unit tests of src/git against a real git http-backend, for cases the black-box tests
 // (test/git.test.ts) do not reach cheaply: other layouts, a configured branch, unborn branches,
@@ -40,7 +40,15 @@ async function write(root: string, files: Record<string, string>) {
 }
 
 /** A repository with files, a service on its `content/` folder (or `contentDir`), and an empty bare remote. */
-async function setup(options: { files?: Record<string, string>; contentDir?: string; assetsDir?: string; branch?: string; init?: boolean } = {}) {
+async function setup(
+  options: {
+    files?: Record<string, string>;
+    contentDir?: string;
+    assetsDir?: string;
+    branch?: string;
+    init?: boolean;
+  } = {},
+) {
   const name = `r${++counter}`;
   const repo = path.join(scratch, name);
   await mkdir(repo);
@@ -63,18 +71,32 @@ async function setup(options: { files?: Record<string, string>; contentDir?: str
     await gitCli(scratch, ['clone', '-q', url.replace('http://', `http://x:${TOKEN}@`), dir]);
     return { dir, git: (...args: string[]) => gitCli(dir, args) };
   };
-  return { repo, service, url, git, clone, announced, remote: (...args: string[]) => gitCli(path.join(remotes, `${name}.git`), args) };
+  return {
+    repo,
+    service,
+    url,
+    git,
+    clone,
+    announced,
+    remote: (...args: string[]) => gitCli(path.join(remotes, `${name}.git`), args),
+  };
 }
 
 async function expectFailure(promise: Promise<unknown>, code: string) {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toMatchObject({ code });
   return error as { message: string; details: { conflicts?: string[]; reason?: string } };
 }
 
 describe('git service', () => {
   it('works when the content root is the repository root', async () => {
-    const { service, git, announced } = await setup({ files: { 'a.json': 'a\n', 'sub/b.json': 'b\n' }, contentDir: '.' });
+    const { service, git, announced } = await setup({
+      files: { 'a.json': 'a\n', 'sub/b.json': 'b\n' },
+      contentDir: '.',
+    });
     expect(await service.status()).toMatchObject({ changedFiles: 2 });
     expect((await service.commit('all', null)).summary).toBe('2 files changed');
     expect(await git('status', '--porcelain')).toBe('');
@@ -94,7 +116,10 @@ describe('git service', () => {
   it('ignores an assets dir outside the repository, and gitignored files', async () => {
     const outside = path.join(scratch, `assets-${++counter}`);
     await write(outside, { 'x.png': 'png' });
-    const { service, git } = await setup({ files: { 'content/a.json': 'a\n', 'content/.gitignore': '*.tmp\n', 'content/junk.tmp': 'junk' }, assetsDir: outside });
+    const { service, git } = await setup({
+      files: { 'content/a.json': 'a\n', 'content/.gitignore': '*.tmp\n', 'content/junk.tmp': 'junk' },
+      assetsDir: outside,
+    });
     expect(await service.status()).toMatchObject({ changedFiles: 2 });
     await service.commit(undefined, null);
     expect(await git('ls-files')).toBe('content/.gitignore\ncontent/a.json\n');
@@ -210,7 +235,9 @@ describe('git service', () => {
   });
 
   it('puts files, index and branch back when writing the pulled files fails half-way', async () => {
-    const { service, git, url, clone, repo } = await setup({ files: { 'content/a.json': 'a\n', 'content/b.json': 'b\n' } });
+    const { service, git, url, clone, repo } = await setup({
+      files: { 'content/a.json': 'a\n', 'content/b.json': 'b\n' },
+    });
     await git('remote', 'add', 'origin', url);
     await service.commit(undefined, null);
     await service.push();
@@ -223,10 +250,18 @@ describe('git service', () => {
     await other.git('push', '-q');
 
     await write(repo, { 'content/b.json': 'b, uncommitted\n' });
-    const before = { head: await git('rev-parse', 'HEAD'), index: await git('ls-files', '--stage'), status: await git('status', '--porcelain') };
+    const before = {
+      head: await git('rev-parse', 'HEAD'),
+      index: await git('ls-files', '--stage'),
+      status: await git('status', '--porcelain'),
+    };
     const failure = await expectFailure(service.pull(null), 'GIT_PULL_FAILED');
     expect(failure.message).toMatch(/ENAMETOOLONG/);
-    expect({ head: await git('rev-parse', 'HEAD'), index: await git('ls-files', '--stage'), status: await git('status', '--porcelain') }).toEqual(before);
+    expect({
+      head: await git('rev-parse', 'HEAD'),
+      index: await git('ls-files', '--stage'),
+      status: await git('status', '--porcelain'),
+    }).toEqual(before);
     expect(await readFile(path.join(repo, 'content/a.json'), 'utf8')).toBe('a\n');
     expect(await readFile(path.join(repo, 'content/b.json'), 'utf8')).toBe('b, uncommitted\n');
   });
@@ -234,7 +269,11 @@ describe('git service', () => {
   it('runs git operations one at a time', async () => {
     const { service } = await setup();
     const order: string[] = [];
-    const track = (name: string, promise: Promise<unknown>) => promise.then(() => order.push(name), () => order.push(`${name}!`));
+    const track = (name: string, promise: Promise<unknown>) =>
+      promise.then(
+        () => order.push(name),
+        () => order.push(`${name}!`),
+      );
     await Promise.all([
       track('commit', service.commit(undefined, null)),
       track('status', service.status()),

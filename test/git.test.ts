@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitCli } from './support/git-cli.js';
-import { startGitServer, type GitServer } from './support/git-server.js';
-import { api, bearer, type ApiClient } from './support/http.js';
+import { type GitServer, startGitServer } from './support/git-server.js';
+import { type ApiClient, api, bearer } from './support/http.js';
 import { idLike } from './support/ids.js';
-import { startJwksServer, type JwksServer } from './support/jwks-server.js';
+import { type JwksServer, startJwksServer } from './support/jwks-server.js';
 import { createSite, freePort, type RunningSite } from './support/site.js';
 
 // Issue 6: git status, commit, push and pull of the repository that holds the content root, against
@@ -64,7 +64,13 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
     const response = await client.get('/git/status');
     expect(response.status, response.text).toBe(200);
     return response.json as {
-      isRepo: boolean; hasChanges: boolean; changedFiles: number; ahead: number; behind: number; branch: string; remoteConfigured: boolean;
+      isRepo: boolean;
+      hasChanges: boolean;
+      changedFiles: number;
+      ahead: number;
+      behind: number;
+      branch: string;
+      remoteConfigured: boolean;
       problems: Array<{ path: string; reason: string; message: string }>;
     };
   }
@@ -86,7 +92,11 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
   }
 
   async function updateData(id: string, data: Record<string, unknown>, headers?: Record<string, string>) {
-    const response = await client.put(`/content/${id}`, { query: { locale: 'en' }, body: { content: { data } }, headers });
+    const response = await client.put(`/content/${id}`, {
+      query: { locale: 'en' },
+      body: { content: { data } },
+      headers,
+    });
     expect(response.status, response.text).toBe(200);
   }
 
@@ -140,7 +150,12 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
 
   it('answers 400 GIT_NOT_REPO while the content root is in no repository', async () => {
     await expect(gitCli(repo, ['rev-parse', '--git-dir'])).rejects.toThrow();
-    for (const response of [await client.get('/git/status'), await client.post('/git/commit'), await client.post('/git/push'), await client.post('/git/pull')]) {
+    for (const response of [
+      await client.get('/git/status'),
+      await client.post('/git/commit'),
+      await client.post('/git/push'),
+      await client.post('/git/pull'),
+    ]) {
       expect(response.status, response.text).toBe(400);
       expect(response.json.error.code).toBe('GIT_NOT_REPO');
     }
@@ -149,13 +164,27 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
   it('reports a fresh repository: unborn branch, content and assets untracked, nothing outside counted', async () => {
     await git('init', '-q', '-b', 'main');
     expect(await status()).toEqual({
-      isRepo: true, hasChanges: true, changedFiles: 2, ahead: 0, behind: 0, branch: 'main', remoteConfigured: false, idClashes: [], problems: [],
+      isRepo: true,
+      hasChanges: true,
+      changedFiles: 2,
+      ahead: 0,
+      behind: 0,
+      branch: 'main',
+      remoteConfigured: false,
+      idClashes: [],
+      problems: [],
     });
   });
 
   it('counts changes made through the content API', async () => {
     const created = await client.post('/content', {
-      body: { kind: 'data', collection: 'settings', type: 'json', name: 'site', locales: { en: { content: { data: { title: 'Hello' } } } } },
+      body: {
+        kind: 'data',
+        collection: 'settings',
+        type: 'json',
+        name: 'site',
+        locales: { en: { content: { data: { title: 'Hello' } } } },
+      },
     });
     expect(created.status, created.text).toBe(201);
     expect(created.json.id).toMatch(idLike('site'));
@@ -175,14 +204,16 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
     expect(author).toBe('Quire <quire@localhost>');
     expect(subject).toContain(new Date().toISOString().slice(0, 10));
     expect((await git('ls-files')).split('\n').filter(Boolean).sort()).toEqual([
-      siteFile(), 'content/sites.json', 'media/logo.svg',
+      siteFile(),
+      'content/sites.json',
+      'media/logo.svg',
     ]);
     // Files outside the content root and the assets dir are left untracked and unstaged.
     expect(await git('status', '--porcelain', '-uall')).toBe('?? README.md\n?? notes/todo.txt\n');
     expect(await status()).toMatchObject({ hasChanges: false, changedFiles: 0, ahead: 0, behind: 0 });
   });
 
-  it('commits with a message as the repository\'s configured user; outside edits stay unstaged; deletions are committed', async () => {
+  it("commits with a message as the repository's configured user; outside edits stay unstaged; deletions are committed", async () => {
     // The site owner commits README.md by hand, then edits it again: a tracked file outside the content root.
     await git('add', 'README.md');
     await git('-c', 'user.name=Owner', '-c', 'user.email=owner@example.test', 'commit', '-q', '-m', 'Add README');
@@ -197,19 +228,23 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
     const result = await commit({ message: 'Edit the site settings' });
     expect(result).toMatchObject({ success: true, summary: '2 files changed' });
     expect(result.commit).toMatch(SHA);
-    expect(await git('log', '-1', '--format=%an <%ae>|%s')).toBe('Site Owner <owner@example.test>|Edit the site settings\n');
+    expect(await git('log', '-1', '--format=%an <%ae>|%s')).toBe(
+      'Site Owner <owner@example.test>|Edit the site settings\n',
+    );
     expect(await git('show', '--name-status', '--format=', 'HEAD')).toBe(`M\t${siteFile()}\nD\tmedia/logo.svg\n`);
     expect(await git('status', '--porcelain', '-uall')).toBe(' M README.md\n?? notes/todo.txt\n');
   });
 
-  it('takes the author from a signed JWT: name claim, else the e-mail\'s local part', async () => {
+  it("takes the author from a signed JWT: name claim, else the e-mail's local part", async () => {
     await updateData(siteId, { title: 'By Ada' }, bearer(await jwks.sign(ADA)));
     await commit({ message: 'Ada edits' }, bearer(await jwks.sign(ADA)));
     expect(await git('log', '-1', '--format=%an <%ae>')).toBe('Ada Lovelace <ada@example.test>\n');
 
     await updateData(siteId, { title: 'By Bob' });
     await commit({}, bearer(await jwks.sign(BOB)));
-    expect(await git('log', '-1', '--format=%an <%ae>|%cn <%ce>')).toBe('bob <bob@example.test>|bob <bob@example.test>\n');
+    expect(await git('log', '-1', '--format=%an <%ae>|%cn <%ce>')).toBe(
+      'bob <bob@example.test>|bob <bob@example.test>\n',
+    );
   });
 
   it('answers a clear 200 when there is nothing to commit, and 400 for a bad body', async () => {
@@ -246,7 +281,10 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
   it('fails push and pull with a clear message for a wrong token, an SSH remote and an unreachable host', async () => {
     gitServer.setToken('rotated-token');
     try {
-      for (const [route, code] of [['/git/push', 'GIT_PUSH_FAILED'], ['/git/pull', 'GIT_PULL_FAILED']] as const) {
+      for (const [route, code] of [
+        ['/git/push', 'GIT_PUSH_FAILED'],
+        ['/git/pull', 'GIT_PULL_FAILED'],
+      ] as const) {
         const response = await client.post(route);
         expect(response.status, response.text).toBe(500);
         expect(response.json.error.code).toBe(code);
@@ -273,7 +311,14 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
   });
 
   it('leaves no secret of any remote URL form in an answer or a log line', async () => {
-    const secrets = ['ssh-secret', 'scp-secret', 'query-secret', 'userinfo-secret', 'fragment-secret', 'other-scheme-secret'];
+    const secrets = [
+      'ssh-secret',
+      'scp-secret',
+      'query-secret',
+      'userinfo-secret',
+      'fragment-secret',
+      'other-scheme-secret',
+    ];
     const port = await freePort();
     const forms = [
       'ssh://deploy:ssh-secret@git.example.test/owner/site.git',
@@ -297,17 +342,25 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
 
   it('refuses to send the token over plain HTTP to a host that is not this machine', async () => {
     await git('remote', 'set-url', 'origin', 'http://git.example.test/owner/site.git');
-    for (const [route, code] of [['/git/push', 'GIT_PUSH_FAILED'], ['/git/pull', 'GIT_PULL_FAILED']] as const) {
+    for (const [route, code] of [
+      ['/git/push', 'GIT_PUSH_FAILED'],
+      ['/git/pull', 'GIT_PULL_FAILED'],
+    ] as const) {
       const response = await client.post(route);
       expect(response.status, response.text).toBe(500);
       expect(response.json.error).toMatchObject({ code, details: { reason: 'unsupported-remote' } });
-      expect(response.json.error.message).toMatch(/plain HTTP, so the token would cross the network unencrypted: use an https:\/\/ remote/);
+      expect(response.json.error.message).toMatch(
+        /plain HTTP, so the token would cross the network unencrypted: use an https:\/\/ remote/,
+      );
     }
     await git('remote', 'set-url', 'origin', remoteUrl);
   });
 
   it('pulls a fast-forward, and the content API lists the pulled entry on the next request', async () => {
-    const pushed = await otherPushes({ 'content/data/settings/pulled.en.json': dataFile('pulled', { from: 'other' }) }, 'Other adds pulled');
+    const pushed = await otherPushes(
+      { 'content/data/settings/pulled.en.json': dataFile('pulled', { from: 'other' }) },
+      'Other adds pulled',
+    );
     // Status compares with the last fetch: not behind until the next pull fetches.
     await expectAheadBehind(0, 0);
     const response = await client.post('/git/pull');
@@ -323,12 +376,24 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
   });
 
   it('reports a pulled page whose pathname is not a path on the site, and never redirects to it', async () => {
-    const offSite = { type: 'json', pathname: 'https://evil.example/', previousPathnames: ['/legacy-evil'], meta: { title: 'Evil' } };
-    await otherPushes({ 'content/pages/main/pages/evil.en.json': `${JSON.stringify(offSite, null, 2)}\n` }, 'Other adds an off-site pathname');
+    const offSite = {
+      type: 'json',
+      pathname: 'https://evil.example/',
+      previousPathnames: ['/legacy-evil'],
+      meta: { title: 'Evil' },
+    };
+    await otherPushes(
+      { 'content/pages/main/pages/evil.en.json': `${JSON.stringify(offSite, null, 2)}\n` },
+      'Other adds an off-site pathname',
+    );
     const pulled = await client.post('/git/pull');
     expect(pulled.status, pulled.text).toBe(200);
     expect(pulled.json.problems).toEqual([
-      { path: 'pages/main/pages/evil.en.json', reason: 'off-site-pathname', message: expect.stringContaining('"https://evil.example/" is not a path on the site') },
+      {
+        path: 'pages/main/pages/evil.en.json',
+        reason: 'off-site-pathname',
+        message: expect.stringContaining('"https://evil.example/" is not a path on the site'),
+      },
     ]);
     expect((await status()).problems).toEqual(pulled.json.problems);
     const legacy = await fetch(`${server.url}/legacy-evil`, { redirect: 'manual' });
@@ -336,7 +401,10 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
     expect(legacy.headers.get('location')).toBeNull();
     expect(server.logs()).toContain('"https://evil.example/" is not a path on the site');
 
-    await otherPushes({ 'content/pages/main/pages/evil.en.json': `${JSON.stringify({ ...offSite, pathname: '/fixed' }, null, 2)}\n` }, 'Other fixes the pathname');
+    await otherPushes(
+      { 'content/pages/main/pages/evil.en.json': `${JSON.stringify({ ...offSite, pathname: '/fixed' }, null, 2)}\n` },
+      'Other fixes the pathname',
+    );
     const fixed = await client.post('/git/pull');
     expect(fixed.status, fixed.text).toBe(200);
     expect(fixed.json.problems).toEqual([]);
@@ -344,7 +412,10 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
   });
 
   it('rejects a push when the remote moved on, then pulls with a rebase that keeps history linear', async () => {
-    const theirs = await otherPushes({ 'content/data/settings/theirs.en.json': dataFile('theirs', { n: 1 }) }, 'Other adds theirs');
+    const theirs = await otherPushes(
+      { 'content/data/settings/theirs.en.json': dataFile('theirs', { n: 1 }) },
+      'Other adds theirs',
+    );
     await updateData(siteId, { title: 'Local edit' });
     const local = await commit({ message: 'Local edit of site' });
 
@@ -360,7 +431,8 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
     expect(pulled.status, pulled.text).toBe(200);
     expect(pulled.json.summary).toMatch(/^Rebased onto origin\/main: 1 new commit, 1 local commit replayed on top/);
     // Linear: no commit has two parents, the local commit sits on top of theirs, with its author and message.
-    for (const line of (await git('rev-list', '--parents', 'HEAD')).trim().split('\n')) expect(line.split(' ').length).toBeLessThanOrEqual(2);
+    for (const line of (await git('rev-list', '--parents', 'HEAD')).trim().split('\n'))
+      expect(line.split(' ').length).toBeLessThanOrEqual(2);
     expect((await git('rev-parse', 'HEAD^')).trim()).toBe(theirs);
     expect(await head()).not.toBe(local.commit);
     expect(await git('log', '-1', '--format=%an|%s')).toBe('Site Owner|Local edit of site\n');
@@ -376,10 +448,19 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
   });
 
   it('pulls with uncommitted edits and keeps them (autostash)', async () => {
-    const theirs = await otherPushes({ 'content/data/settings/theirs.en.json': dataFile('theirs', { n: 2 }) }, 'Other edits theirs');
+    const theirs = await otherPushes(
+      { 'content/data/settings/theirs.en.json': dataFile('theirs', { n: 2 }) },
+      'Other edits theirs',
+    );
     await updateData(siteId, { title: 'Uncommitted' });
     const created = await client.post('/content', {
-      body: { kind: 'data', collection: 'settings', type: 'json', name: 'draft', locales: { en: { content: { data: { wip: true } } } } },
+      body: {
+        kind: 'data',
+        collection: 'settings',
+        type: 'json',
+        name: 'draft',
+        locales: { en: { content: { data: { wip: true } } } },
+      },
     });
     expect(created.status, created.text).toBe(201);
     const draftFile = `content/data/settings/${created.json.id}.en.json`;
@@ -402,7 +483,10 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
     const before = await head();
     const refused = await client.post('/git/pull');
     expect(refused.status, refused.text).toBe(500);
-    expect(refused.json.error).toMatchObject({ code: 'GIT_PULL_FAILED', details: { reason: 'uncommitted-changes', conflicts: [siteFile()] } });
+    expect(refused.json.error).toMatchObject({
+      code: 'GIT_PULL_FAILED',
+      details: { reason: 'uncommitted-changes', conflicts: [siteFile()] },
+    });
     expect(await head()).toBe(before);
     expect(await read(siteFile())).toBe(siteBytes);
     await expectAheadBehind(0, 1);
@@ -437,7 +521,10 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
 
     const response = await client.post('/git/pull');
     expect(response.status, response.text).toBe(500);
-    expect(response.json.error).toMatchObject({ code: 'GIT_PULL_FAILED', details: { reason: 'conflict', conflicts: [conflicted] } });
+    expect(response.json.error).toMatchObject({
+      code: 'GIT_PULL_FAILED',
+      details: { reason: 'conflict', conflicts: [conflicted] },
+    });
     expect(response.json.error.message).toContain(conflicted);
     expect(await snapshot()).toEqual(before);
     expect((await client.get('/content/pulled/en')).json.localized.content).toEqual({ data: { from: 'local' } });
@@ -446,8 +533,13 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
 
   it('serializes content writes with a commit: none is lost or committed half-written', async () => {
     const file = siteFile();
-    const writes = Array.from({ length: 8 }, (_, n) => client.put(`/content/${siteId}`, { query: { locale: 'en' }, body: { content: { data: { n } } } }));
-    const [answers, committed] = await Promise.all([Promise.all(writes), client.post('/git/commit', { body: { message: 'During writes' } })]);
+    const writes = Array.from({ length: 8 }, (_, n) =>
+      client.put(`/content/${siteId}`, { query: { locale: 'en' }, body: { content: { data: { n } } } }),
+    );
+    const [answers, committed] = await Promise.all([
+      Promise.all(writes),
+      client.post('/git/commit', { body: { message: 'During writes' } }),
+    ]);
     for (const answer of answers) expect(answer.status, answer.text).toBe(200);
     expect(committed.status, committed.text).toBe(200);
     // What the commit took is one whole version of the file.

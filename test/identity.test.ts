@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, bearer, type ApiClient } from './support/http.js';
-import { startJwksServer, type JwksServer } from './support/jwks-server.js';
+import { type ApiClient, api, bearer } from './support/http.js';
+import { type JwksServer, startJwksServer } from './support/jwks-server.js';
 import { createSite, type RunningSite } from './support/site.js';
 
 // docs/interface.md, "Identity": identity comes only from a verified gateway token (here: a real JWKS server on
 // loopback); requireIdentity defaults to true in a production build and false in `astro dev`.
 
-const SITES_JSON = JSON.stringify({ sites: { main: { locales: ['en', 'de'], defaultLocale: 'en' } }, globalLocales: ['en', 'de'] });
+const SITES_JSON = JSON.stringify({
+  sites: { main: { locales: ['en', 'de'], defaultLocale: 'en' } },
+  globalLocales: ['en', 'de'],
+});
 const ALICE = { email: 'alice@example.test', sub: 'user-alice' };
 const BOB = { email: 'bob@example.test', sub: 'user-bob' };
 
@@ -18,10 +21,7 @@ afterAll(async () => {
   await jwks?.close();
 });
 
-describe.each([
-  { mode: 'dev' as const },
-  { mode: 'production' as const },
-])('auth: jwt in $mode', ({ mode }) => {
+describe.each([{ mode: 'dev' as const }, { mode: 'production' as const }])('auth: jwt in $mode', ({ mode }) => {
   let server: RunningSite;
   let client: ApiClient;
 
@@ -104,10 +104,21 @@ describe.each([
 
     const created = await client.post('/content', {
       headers: alice,
-      body: { kind: 'data', collection: 'settings', type: 'json', name: 'site-meta', locales: { en: { content: { data: { a: 1 } } } } },
+      body: {
+        kind: 'data',
+        collection: 'settings',
+        type: 'json',
+        name: 'site-meta',
+        locales: { en: { content: { data: { a: 1 } } } },
+      },
     });
     expect(created.status, created.text).toBe(201);
-    expect(created.json).toMatchObject({ success: true, id: expect.any(String), etag: expect.any(String), created: expect.any(String) });
+    expect(created.json).toMatchObject({
+      success: true,
+      id: expect.any(String),
+      etag: expect.any(String),
+      created: expect.any(String),
+    });
     const { id, etag } = created.json as { id: string; etag: string };
 
     const first = await client.get(`/content/${encodeURIComponent(id)}`, { headers: alice });
@@ -124,7 +135,11 @@ describe.each([
 
     const second = await client.get(`/content/${encodeURIComponent(id)}`, { headers: bob });
     expect(second.status, second.text).toBe(200);
-    expect(second.json?.locales?.en).toMatchObject({ createdBy: ALICE.email, modifiedBy: BOB.email, content: { data: { a: 2 } } });
+    expect(second.json?.locales?.en).toMatchObject({
+      createdBy: ALICE.email,
+      modifiedBy: BOB.email,
+      content: { data: { a: 2 } },
+    });
   });
 });
 

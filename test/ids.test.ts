@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ID_PATTERN, NAME_PATTERN } from '../src/content/codes.js';
 import { idBase, uniqueId } from '../src/content/ids.js';
 import { ItemIndex } from '../src/content/item-index.js';
-import { createContentStore, type ContentStore } from '../src/content/store.js';
+import { type ContentStore, createContentStore } from '../src/content/store.js';
 import type { ContentType, ItemHome, StoredLocale } from '../src/content/types.js';
 import { createChangeFeed } from '../src/events/feed.js';
 import { createSitesConfig } from '../src/sites/sites-config.js';
@@ -34,7 +34,9 @@ describe('content IDs', () => {
       // Each clone checks only its own IDs, as a server does.
       const own = new Set<string>();
       for (let n = 0; n < 2000; n++) {
-        const id = uniqueId(idBase('page', { pathname: '/team', collection: 'pages' }), (candidate) => own.has(candidate));
+        const id = uniqueId(idBase('page', { pathname: '/team', collection: 'pages' }), (candidate) =>
+          own.has(candidate),
+        );
         own.add(id);
         all.add(id);
         made++;
@@ -57,8 +59,18 @@ describe('content IDs', () => {
 
 describe('files that claim one ID', () => {
   const stored = (file: string): StoredLocale => ({
-    file: { type: 'visual', pathname: '/team', created: '', modified: '', meta: {}, content: { visualData: {} } } as never,
-    metaEtag: 'm', contentEtag: 'c', path: file, signature: file,
+    file: {
+      type: 'visual',
+      pathname: '/team',
+      created: '',
+      modified: '',
+      meta: {},
+      content: { visualData: {} },
+    } as never,
+    metaEtag: 'm',
+    contentEtag: 'c',
+    path: file,
+    signature: file,
   });
   const main: ItemHome = { kind: 'page', site: 'main', collection: 'pages' };
   const blog: ItemHome = { kind: 'page', site: 'blog', collection: 'pages' };
@@ -70,7 +82,9 @@ describe('files that claim one ID', () => {
 
   const indexOf = (order: typeof claims) => {
     const index = new ItemIndex();
-    const notices = order.map(([home, type, locale, file]) => index.setLocale(home, 'team', type, locale, stored(file)));
+    const notices = order.map(([home, type, locale, file]) =>
+      index.setLocale(home, 'team', type, locale, stored(file)),
+    );
     return { index, notices };
   };
 
@@ -81,9 +95,13 @@ describe('files that claim one ID', () => {
       const item = index.get('team')!;
       expect(item.site).toBe('blog');
       expect([...item.locales.keys()]).toEqual(['en']);
-      expect(index.clashes()).toEqual([{
-        id: 'team', served: ['/c/pages/blog/pages/team.en.json'], ignored: ['/c/pages/main/pages/team.de.json', '/c/pages/main/pages/team.en.json'],
-      }]);
+      expect(index.clashes()).toEqual([
+        {
+          id: 'team',
+          served: ['/c/pages/blog/pages/team.en.json'],
+          ignored: ['/c/pages/main/pages/team.de.json', '/c/pages/main/pages/team.en.json'],
+        },
+      ]);
       // Each order reports the clash at least once, naming a file of each side.
       const reported = notices.filter((notice) => notice !== null);
       expect(reported.length).toBeGreaterThan(0);
@@ -122,18 +140,30 @@ describe('a store with a hand-copied file', () => {
 
   it('serves one of the two, reports both files, and logs what to do', async () => {
     root = path.join(await mkdtemp(path.join(os.tmpdir(), 'quire-ids-')), 'content');
-    const sites = { sites: { main: { locales: ['en'], defaultLocale: 'en' }, blog: { locales: ['en'], defaultLocale: 'en' } }, globalLocales: ['en'] };
+    const sites = {
+      sites: { main: { locales: ['en'], defaultLocale: 'en' }, blog: { locales: ['en'], defaultLocale: 'en' } },
+      globalLocales: ['en'],
+    };
     await mkdir(path.join(root, 'pages/main/pages'), { recursive: true });
     await mkdir(path.join(root, 'pages/blog/pages'), { recursive: true });
     await writeFile(path.join(root, 'sites.json'), JSON.stringify(sites));
-    const page = (title: string) => JSON.stringify({ type: 'visual', pathname: '/team', meta: { title }, content: { visualData: {} } });
+    const page = (title: string) =>
+      JSON.stringify({ type: 'visual', pathname: '/team', meta: { title }, content: { visualData: {} } });
     await writeFile(path.join(root, 'pages/main/pages/team.en.json'), page('Main'));
     await writeFile(path.join(root, 'pages/blog/pages/team.en.json'), page('Blog'));
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
-      store = createContentStore({ root, sites: createSitesConfig(root), metadataBytes: 4096, excluded: [path.join(root, 'assets')], feed: createChangeFeed() });
+      store = createContentStore({
+        root,
+        sites: createSitesConfig(root),
+        metadataBytes: 4096,
+        excluded: [path.join(root, 'assets')],
+        feed: createChangeFeed(),
+      });
       expect((await store.get('team')).site).toBe('blog');
-      expect(await store.idClashes()).toEqual([{ id: 'team', served: ['pages/blog/pages/team.en.json'], ignored: ['pages/main/pages/team.en.json'] }]);
+      expect(await store.idClashes()).toEqual([
+        { id: 'team', served: ['pages/blog/pages/team.en.json'], ignored: ['pages/main/pages/team.en.json'] },
+      ]);
       const logged = warn.mock.calls.map((call) => String(call[0])).filter((line) => line.includes('ID clash'));
       expect(logged).toHaveLength(1);
       expect(logged[0]).toContain('pages/blog/pages/team.en.json');

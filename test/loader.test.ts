@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { LoaderContext } from 'astro/loaders';
 import type { z } from 'astro/zod';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { quireLoader, type QuireEntrySchema } from '../src/loader/index.js';
+import { type QuireEntrySchema, quireLoader } from '../src/loader/index.js';
 import { api } from './support/http.js';
 import { createSite, type RunningSite, type TestSite } from './support/site.js';
 
@@ -20,35 +20,126 @@ const SITES = {
 };
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-const visual = (...texts: string[]) => ({ visualData: { root: { props: {} }, content: texts.map((text) => ({ type: 'Text', props: { text } })) } });
+const visual = (...texts: string[]) => ({
+  visualData: { root: { props: {} }, content: texts.map((text) => ({ type: 'Text', props: { text } })) },
+});
 const STAMPS = { created: '2026-01-01T00:00:00.000Z', modified: '2026-01-01T00:00:00.000Z' };
 
 /** Hand-written content files, as a site's repository would hold them. */
 const CONTENT: Record<string, string> = {
   'sites.json': json(SITES),
-  'pages/shop/pages/home.en.json': json({ type: 'visual', pathname: '/', ...STAMPS, meta: { title: 'Home' }, content: visual('Welcome home') }),
-  'pages/shop/pages/home.de.json': json({
-    type: 'visual', pathname: '/', inheritance: { state: 'customized', from: 'en' }, ...STAMPS,
-    meta: { title: 'Startseite' }, content: visual('Willkommen'),
+  'pages/shop/pages/home.en.json': json({
+    type: 'visual',
+    pathname: '/',
+    ...STAMPS,
+    meta: { title: 'Home' },
+    content: visual('Welcome home'),
   }),
-  'pages/shop/pages/home.fr.json': json({ type: 'visual', pathname: '/', inheritance: { state: 'inherited', from: 'en' }, ...STAMPS, meta: { title: 'Accueil' } }),
-  'pages/shop/pages/pricing.en.json': json({ type: 'visual', pathname: '/pricing', previousPathnames: ['/plans'], ...STAMPS, meta: { title: 'Pricing' }, content: visual('Plans and prices') }),
-  'pages/shop/pages/soon.en.json': json({ type: 'visual', pathname: '/soon', publishAt: '2999-01-01T00:00:00.000Z', ...STAMPS, meta: { title: 'Coming soon' }, content: visual('Not yet') }),
-  'pages/shop/pages/gone.en.json': json({ type: 'visual', pathname: '/gone', unpublishAt: '2001-01-01T00:00:00.000Z', ...STAMPS, meta: { title: 'Gone' }, content: visual('No more') }),
-  'pages/shop/guides/guide.en.mdx': '---\npathname: /guide\nmeta:\n  title: Guide\n---\n# The guide\n\nRead *this* first.\n',
-  'pages/shop/guides/guide.de.mdx': '---\npathname: /anleitung\ninheritance:\n  state: inherited\n  from: en\nmeta:\n  title: Anleitung\n---\n',
-  'pages/help/pages/help-home.en.json': json({ type: 'visual', pathname: '/', ...STAMPS, meta: { title: 'Help' }, content: visual('How can we help?') }),
-  'fragments/components/footer.en.json': json({ type: 'visual', name: 'footer', ...STAMPS, meta: {}, content: visual('Global footer') }),
-  'fragments/components/footer.de.json': json({ type: 'visual', name: 'footer', inheritance: { state: 'inherited', from: 'en' }, ...STAMPS, meta: {} }),
-  'fragments/components/banner.en.json': json({ type: 'visual', name: 'banner', ...STAMPS, meta: {}, content: visual('Global banner') }),
-  'site-fragments/help/components/help-footer.en.json': json({ type: 'visual', name: 'footer', ...STAMPS, meta: {}, content: visual('Help footer') }),
-  'data/settings/site.en.json': json({ type: 'json', name: 'site', ...STAMPS, meta: {}, content: { data: { siteName: 'Hat Shop' } } }),
-  'data/settings/site.de.json': json({ type: 'json', name: 'site', inheritance: { state: 'customized', from: 'en' }, ...STAMPS, meta: {}, content: { data: { siteName: 'Hutladen' } } }),
+  'pages/shop/pages/home.de.json': json({
+    type: 'visual',
+    pathname: '/',
+    inheritance: { state: 'customized', from: 'en' },
+    ...STAMPS,
+    meta: { title: 'Startseite' },
+    content: visual('Willkommen'),
+  }),
+  'pages/shop/pages/home.fr.json': json({
+    type: 'visual',
+    pathname: '/',
+    inheritance: { state: 'inherited', from: 'en' },
+    ...STAMPS,
+    meta: { title: 'Accueil' },
+  }),
+  'pages/shop/pages/pricing.en.json': json({
+    type: 'visual',
+    pathname: '/pricing',
+    previousPathnames: ['/plans'],
+    ...STAMPS,
+    meta: { title: 'Pricing' },
+    content: visual('Plans and prices'),
+  }),
+  'pages/shop/pages/soon.en.json': json({
+    type: 'visual',
+    pathname: '/soon',
+    publishAt: '2999-01-01T00:00:00.000Z',
+    ...STAMPS,
+    meta: { title: 'Coming soon' },
+    content: visual('Not yet'),
+  }),
+  'pages/shop/pages/gone.en.json': json({
+    type: 'visual',
+    pathname: '/gone',
+    unpublishAt: '2001-01-01T00:00:00.000Z',
+    ...STAMPS,
+    meta: { title: 'Gone' },
+    content: visual('No more'),
+  }),
+  'pages/shop/guides/guide.en.mdx':
+    '---\npathname: /guide\nmeta:\n  title: Guide\n---\n# The guide\n\nRead *this* first.\n',
+  'pages/shop/guides/guide.de.mdx':
+    '---\npathname: /anleitung\ninheritance:\n  state: inherited\n  from: en\nmeta:\n  title: Anleitung\n---\n',
+  'pages/help/pages/help-home.en.json': json({
+    type: 'visual',
+    pathname: '/',
+    ...STAMPS,
+    meta: { title: 'Help' },
+    content: visual('How can we help?'),
+  }),
+  'fragments/components/footer.en.json': json({
+    type: 'visual',
+    name: 'footer',
+    ...STAMPS,
+    meta: {},
+    content: visual('Global footer'),
+  }),
+  'fragments/components/footer.de.json': json({
+    type: 'visual',
+    name: 'footer',
+    inheritance: { state: 'inherited', from: 'en' },
+    ...STAMPS,
+    meta: {},
+  }),
+  'fragments/components/banner.en.json': json({
+    type: 'visual',
+    name: 'banner',
+    ...STAMPS,
+    meta: {},
+    content: visual('Global banner'),
+  }),
+  'site-fragments/help/components/help-footer.en.json': json({
+    type: 'visual',
+    name: 'footer',
+    ...STAMPS,
+    meta: {},
+    content: visual('Help footer'),
+  }),
+  'data/settings/site.en.json': json({
+    type: 'json',
+    name: 'site',
+    ...STAMPS,
+    meta: {},
+    content: { data: { siteName: 'Hat Shop' } },
+  }),
+  'data/settings/site.de.json': json({
+    type: 'json',
+    name: 'site',
+    inheritance: { state: 'customized', from: 'en' },
+    ...STAMPS,
+    meta: {},
+    content: { data: { siteName: 'Hutladen' } },
+  }),
 };
 
 // ---------------------------------------------------------------- the loader against a stand-in for Astro's context
 
-interface FakeEntry { id: string; data: Record<string, unknown>; digest?: string | number; body?: string; rendered?: { html: string }; filePath?: string }
+interface FakeEntry {
+  id: string;
+  data: Record<string, unknown>;
+  digest?: string | number;
+  body?: string;
+  rendered?: { html: string };
+  filePath?: string;
+}
 
 /** The parts of Astro's loader context the loader uses: a Map for a store, the schema for parseData. */
 function fakeContext(root: string, schema: z.ZodType, watcher?: EventEmitter & { add(folder: string): void }) {
@@ -58,8 +149,13 @@ function fakeContext(root: string, schema: z.ZodType, watcher?: EventEmitter & {
     collection: 'test',
     store: {
       get: (id: string) => entries.get(id),
-      set: (entry: FakeEntry) => { entries.set(entry.id, entry); return true; },
-      delete: (id: string) => { entries.delete(id); },
+      set: (entry: FakeEntry) => {
+        entries.set(entry.id, entry);
+        return true;
+      },
+      delete: (id: string) => {
+        entries.delete(id);
+      },
       keys: () => [...entries.keys()],
       values: () => [...entries.values()],
       entries: () => [...entries.entries()],
@@ -68,10 +164,18 @@ function fakeContext(root: string, schema: z.ZodType, watcher?: EventEmitter & {
       addModuleImport: () => {},
     },
     meta: new Map(),
-    logger: { info: (m: string) => logs.push(m), warn: (m: string) => logs.push(`warn: ${m}`), error: (m: string) => logs.push(`error: ${m}`), debug: () => {} },
+    logger: {
+      info: (m: string) => logs.push(m),
+      warn: (m: string) => logs.push(`warn: ${m}`),
+      error: (m: string) => logs.push(`error: ${m}`),
+      debug: () => {},
+    },
     config: { root: pathToFileURL(`${root}/`) },
     parseData: async ({ data }: { data: unknown }) => schema.parse(data),
-    renderMarkdown: async (markdown: string) => ({ html: `<md>${markdown.replace(/^---\n---\n/, '')}</md>`, metadata: {} }),
+    renderMarkdown: async (markdown: string) => ({
+      html: `<md>${markdown.replace(/^---\n---\n/, '')}</md>`,
+      metadata: {},
+    }),
     generateDigest: (data: unknown) => JSON.stringify(data),
     watcher,
   };
@@ -81,7 +185,9 @@ function fakeContext(root: string, schema: z.ZodType, watcher?: EventEmitter & {
 function fakeWatcher() {
   const watcher = new EventEmitter() as EventEmitter & { add(folder: string): void; added: string[] };
   watcher.added = [];
-  watcher.add = (folder: string) => { watcher.added.push(folder); };
+  watcher.add = (folder: string) => {
+    watcher.added.push(folder);
+  };
   return watcher;
 }
 
@@ -128,8 +234,16 @@ describe('quireLoader (with a stand-in Astro context)', () => {
     expect([...entries.keys()].sort()).toEqual(['guide/de', 'guide/en', 'home/de', 'home/en', 'home/fr', 'pricing/en']);
     const fr = entries.get('home/fr')!;
     expect(fr.data).toMatchObject({
-      itemId: 'home', locale: 'fr', kind: 'page', site: 'shop', collection: 'pages', pathname: '/', type: 'visual',
-      meta: { title: 'Accueil' }, published: true, inheritance: { state: 'inherited', from: 'en', stale: true },
+      itemId: 'home',
+      locale: 'fr',
+      kind: 'page',
+      site: 'shop',
+      collection: 'pages',
+      pathname: '/',
+      type: 'visual',
+      meta: { title: 'Accueil' },
+      published: true,
+      inheritance: { state: 'inherited', from: 'en', stale: true },
     });
     expect(fr.data.content).toEqual(entries.get('home/en')!.data.content);
     expect(entries.get('home/en')!.data.inheritance).toBeUndefined();
@@ -145,10 +259,14 @@ describe('quireLoader (with a stand-in Astro context)', () => {
     try {
       const folder = path.join(other, 'content', 'pages', 'shop', 'pages');
       await mkdir(folder, { recursive: true });
-      const page = (fields: Record<string, unknown>) => JSON.stringify({ type: 'visual', ...STAMPS, meta: { title: 'x' }, content: visual('x'), ...fields });
+      const page = (fields: Record<string, unknown>) =>
+        JSON.stringify({ type: 'visual', ...STAMPS, meta: { title: 'x' }, content: visual('x'), ...fields });
       await writeFile(path.join(folder, 'evil.en.json'), page({ pathname: 'https://evil.example/' }));
       await writeFile(path.join(folder, 'split.en.json'), page({ pathname: '/a\r\nSet-Cookie: x=1' }));
-      await writeFile(path.join(folder, 'fine.en.json'), page({ pathname: '/fine', previousPathnames: ['//evil.example', '/old-fine'] }));
+      await writeFile(
+        path.join(folder, 'fine.en.json'),
+        page({ pathname: '/fine', previousPathnames: ['//evil.example', '/old-fine'] }),
+      );
       const loader = quireLoader({ kind: 'page', site: 'shop' });
       const { context, entries } = fakeContext(other, loader.schema);
       await loader.load(context);
@@ -170,7 +288,11 @@ describe('quireLoader (with a stand-in Astro context)', () => {
     await fromHelp.load(second.context);
     // The help site's own footer shadows the global one; the global banner stays visible.
     expect([...second.entries.keys()].sort()).toEqual(['banner/en', 'help-footer/en']);
-    expect(second.entries.get('help-footer/en')!.data).toMatchObject({ kind: 'fragment', site: 'help', name: 'footer' });
+    expect(second.entries.get('help-footer/en')!.data).toMatchObject({
+      kind: 'fragment',
+      site: 'help',
+      name: 'footer',
+    });
 
     const all = quireLoader({ kind: 'fragment' });
     const third = fakeContext(project, all.schema);
@@ -181,7 +303,11 @@ describe('quireLoader (with a stand-in Astro context)', () => {
     const data = quireLoader({ kind: 'data', collection: 'settings' });
     const fourth = fakeContext(project, data.schema);
     await data.load(fourth.context);
-    expect(fourth.entries.get('site/de')!.data).toMatchObject({ kind: 'data', name: 'site', content: { data: { siteName: 'Hutladen' } } });
+    expect(fourth.entries.get('site/de')!.data).toMatchObject({
+      kind: 'data',
+      name: 'site',
+      content: { data: { siteName: 'Hutladen' } },
+    });
   });
 
   it('loads drafts only in dev with includeDrafts, flagged unpublished', async () => {
@@ -202,7 +328,10 @@ describe('quireLoader (with a stand-in Astro context)', () => {
     try {
       await mkdir(path.join(contentRoot, 'pages/shop/pages'), { recursive: true });
       const publishAt = new Date(Date.now() + 1_000).toISOString();
-      await writeFile(path.join(contentRoot, 'pages/shop/pages/later.en.json'), json({ type: 'visual', pathname: '/later', publishAt, ...STAMPS, meta: {}, content: visual('Now') }));
+      await writeFile(
+        path.join(contentRoot, 'pages/shop/pages/later.en.json'),
+        json({ type: 'visual', pathname: '/later', publishAt, ...STAMPS, meta: {}, content: visual('Now') }),
+      );
       const loader = quireLoader({ kind: 'page', contentRoot });
       const { context, entries } = fakeContext(project, loader.schema, fakeWatcher());
       await loader.load(context);
@@ -219,7 +348,17 @@ describe('quireLoader (with a stand-in Astro context)', () => {
     try {
       const folder = path.join(contentRoot, 'pages/shop/pages');
       await mkdir(folder, { recursive: true });
-      const write = (name: string, title: string) => writeFile(path.join(folder, name), json({ type: 'visual', pathname: `/${name.split('.')[0]}`, ...STAMPS, meta: { title }, content: visual(title) }));
+      const write = (name: string, title: string) =>
+        writeFile(
+          path.join(folder, name),
+          json({
+            type: 'visual',
+            pathname: `/${name.split('.')[0]}`,
+            ...STAMPS,
+            meta: { title },
+            content: visual(title),
+          }),
+        );
       await write('one.en.json', 'One');
       await write('two.en.json', 'Two');
       const watcher = fakeWatcher();
@@ -232,7 +371,10 @@ describe('quireLoader (with a stand-in Astro context)', () => {
       await write('two.en.json', 'Two, edited');
       watcher.emit('change', path.join(folder, 'one.en.json'));
       watcher.emit('change', path.join(folder, 'two.en.json'));
-      await until(() => (entries.get('two/en')?.data.meta as { title?: string } | undefined)?.title === 'Two, edited', 'the valid edit');
+      await until(
+        () => (entries.get('two/en')?.data.meta as { title?: string } | undefined)?.title === 'Two, edited',
+        'the valid edit',
+      );
       expect(entries.get('one/en')!.data.meta).toEqual({ title: 'One' });
       expect(logs.some((line) => line.startsWith('error: one/en') && line.includes('a title is required'))).toBe(true);
     } finally {
@@ -262,11 +404,20 @@ describe('quireLoader (with a stand-in Astro context)', () => {
       expect(watcher.added).toEqual([contentRoot]);
       expect(entries.get('home/fr')!.data.content).toEqual(visual('Welcome home'));
 
-      await writeFile(file('home.en.json'), json({ type: 'visual', pathname: '/', ...STAMPS, meta: { title: 'Home' }, content: visual('Hello again') }));
+      await writeFile(
+        file('home.en.json'),
+        json({ type: 'visual', pathname: '/', ...STAMPS, meta: { title: 'Home' }, content: visual('Hello again') }),
+      );
       watcher.emit('change', file('home.en.json'));
-      await until(() => JSON.stringify(entries.get('home/fr')?.data.content) === JSON.stringify(visual('Hello again')), 'the inherited locale to follow');
+      await until(
+        () => JSON.stringify(entries.get('home/fr')?.data.content) === JSON.stringify(visual('Hello again')),
+        'the inherited locale to follow',
+      );
 
-      await writeFile(file('new.en.json'), json({ type: 'visual', pathname: '/new', ...STAMPS, meta: {}, content: visual('New') }));
+      await writeFile(
+        file('new.en.json'),
+        json({ type: 'visual', pathname: '/new', ...STAMPS, meta: {}, content: visual('New') }),
+      );
       watcher.emit('add', file('new.en.json'));
       await until(() => entries.has('new/en'), 'a new page');
 
@@ -420,11 +571,17 @@ describe('quireLoader in astro dev', () => {
   };
 
   /** Loads the page until `check` holds: an API write reaches the page on a later load, within a bound. */
-  async function eventually(route: string, check: (result: { status: number; text: string }) => boolean): Promise<string> {
+  async function eventually(
+    route: string,
+    check: (result: { status: number; text: string }) => boolean,
+  ): Promise<string> {
     const deadline = Date.now() + 15_000;
     let last = await page(route);
     while (!check(last)) {
-      if (Date.now() > deadline) throw new Error(`${route} never matched; last answer ${last.status}:\n${last.text.slice(0, 2000)}\n${server.logs()}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `${route} never matched; last answer ${last.status}:\n${last.text.slice(0, 2000)}\n${server.logs()}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 200));
       last = await page(route);
     }
@@ -456,7 +613,13 @@ describe('quireLoader in astro dev', () => {
   it('serves a page created through the API, and drops it once deleted', async () => {
     const client = api(server.url);
     const created = await client.post('/content', {
-      body: { kind: 'page', site: 'shop', collection: 'pages', type: 'mdx', locales: { en: { pathname: '/contact', meta: { title: 'Contact' }, content: { mdx: '## Write to us\n' } } } },
+      body: {
+        kind: 'page',
+        site: 'shop',
+        collection: 'pages',
+        type: 'mdx',
+        locales: { en: { pathname: '/contact', meta: { title: 'Contact' }, content: { mdx: '## Write to us\n' } } },
+      },
     });
     expect(created.status, created.text).toBe(201);
     const contact = await eventually('/en/contact', ({ status }) => status === 200);

@@ -99,7 +99,10 @@ describe('the OpenAPI document as other tools read it (dev)', () => {
     await writeFile(path.join(work, 'main.ts'), program(`${server.url}${PREFIX}`, server.url));
     await writeFile(path.join(work, 'package.json'), JSON.stringify({ type: 'module' }));
     // TypeScript's defaults, plus strict: what a new project would start with.
-    await writeFile(path.join(work, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true }, files: ['main.ts'] }));
+    await writeFile(
+      path.join(work, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true }, files: ['main.ts'] }),
+    );
     const compiled = await runTool(bin('typescript/bin/tsc'), ['-p', '.'], work);
     expect(compiled.output.trim()).toBe('');
     expect(compiled.code).toBe(0);
@@ -107,13 +110,18 @@ describe('the OpenAPI document as other tools read it (dev)', () => {
     const ran = await runProcess(process.execPath, ['main.js'], { cwd: work, env: childEnv(), timeoutMs: 60_000 });
     expect(ran.code, ran.output).toBe(0);
     const answer = JSON.parse(ran.output.trim().split('\n').at(-1)!);
-    expect(answer).toMatchObject({ id: expect.any(String), title: 'Tools', custom: 'kept', missing: 'CONTENT_NOT_FOUND' });
+    expect(answer).toMatchObject({
+      id: expect.any(String),
+      title: 'Tools',
+      custom: 'kept',
+      missing: 'CONTENT_NOT_FOUND',
+    });
     const stored = await (await fetch(`${server.url}${PREFIX}/content/${answer.id}/en`)).json();
     expect(stored.localized.content).toEqual({ data: { any: ['shape'] } });
     expect(stored.localized.etag).toBe(answer.etag);
   });
 
-  it('answers a JSON endpoint sent another content type with 415 (same origin) or Astro\'s 403 (another origin)', async () => {
+  it("answers a JSON endpoint sent another content type with 415 (same origin) or Astro's 403 (another origin)", async () => {
     const body = JSON.stringify({ message: 'x' });
     const sameOrigin = await fetch(`${server.url}${PREFIX}/git/commit`, {
       method: 'POST',
@@ -141,7 +149,11 @@ describe('the OpenAPI document as other tools read it (dev)', () => {
     const form = new FormData();
     form.append('folder', 'team');
     form.append('file', new Blob([new Uint8Array(png(2, 2))], { type: 'image/png' }), 'office.png');
-    const upload = await fetch(`${server.url}${PREFIX}/assets/upload`, { method: 'POST', headers: { origin: server.url }, body: form });
+    const upload = await fetch(`${server.url}${PREFIX}/assets/upload`, {
+      method: 'POST',
+      headers: { origin: server.url },
+      body: form,
+    });
     expect(upload.status).toBe(201);
     for (const form of ['team%2Foffice.png', 'team/office.png']) {
       const meta = await fetch(`${server.url}${PREFIX}/assets/meta/${form}`);

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitCli } from './support/git-cli.js';
-import { startGitServer, type GitServer } from './support/git-server.js';
-import { api, type ApiClient } from './support/http.js';
+import { type GitServer, startGitServer } from './support/git-server.js';
+import { type ApiClient, api } from './support/http.js';
 import { idLike } from './support/ids.js';
 import { createSite, type RunningSite } from './support/site.js';
 
@@ -14,25 +14,39 @@ import { createSite, type RunningSite } from './support/site.js';
 // started twice with a different CONTENT_PATH (the built server reads it at run time).
 
 const TOKEN = 'scale-out-token';
-const SITES = { sites: { main: { locales: ['en'], defaultLocale: 'en' }, blog: { locales: ['en'], defaultLocale: 'en' } }, globalLocales: ['en'] };
+const SITES = {
+  sites: { main: { locales: ['en'], defaultLocale: 'en' }, blog: { locales: ['en'], defaultLocale: 'en' } },
+  globalLocales: ['en'],
+};
 
 let scratch: string;
 let gitServer: GitServer;
-const servers: Record<'a' | 'b', { server?: RunningSite; client?: ApiClient; clone: string }> = { a: { clone: '' }, b: { clone: '' } };
+const servers: Record<'a' | 'b', { server?: RunningSite; client?: ApiClient; clone: string }> = {
+  a: { clone: '' },
+  b: { clone: '' },
+};
 
 const client = (name: 'a' | 'b') => servers[name].client!;
 const logs = (name: 'a' | 'b') => servers[name].server!.logs();
 
 async function createPage(name: 'a' | 'b', site: string, pathname: string, collection = 'pages') {
   const response = await client(name).post('/content', {
-    body: { kind: 'page', site, collection, type: 'visual', locales: { en: { pathname, meta: { title: `${pathname} on ${name}` }, content: { visualData: { from: name } } } } },
+    body: {
+      kind: 'page',
+      site,
+      collection,
+      type: 'visual',
+      locales: { en: { pathname, meta: { title: `${pathname} on ${name}` }, content: { visualData: { from: name } } } },
+    },
   });
   expect(response.status, response.text).toBe(201);
   return response.json.id as string;
 }
 
 async function sync(name: 'a' | 'b', step: 'commit' | 'push' | 'pull') {
-  const response = await client(name).post(`/git/${step}`, { body: step === 'commit' ? { message: `Pages from ${name}` } : {} });
+  const response = await client(name).post(`/git/${step}`, {
+    body: step === 'commit' ? { message: `Pages from ${name}` } : {},
+  });
   expect(response.status, `${name} ${step}: ${response.text}`).toBe(200);
   return response.json;
 }
@@ -66,7 +80,12 @@ beforeAll(async () => {
   }
 
   const site = await createSite({ name: 'scale-out', config: '{ requireIdentity: false }' });
-  const env = (name: 'a' | 'b') => ({ CONTENT_PATH: path.join(servers[name].clone, 'content'), GIT_TOKEN: TOKEN, GIT_USERNAME: undefined, GIT_BRANCH: undefined });
+  const env = (name: 'a' | 'b') => ({
+    CONTENT_PATH: path.join(servers[name].clone, 'content'),
+    GIT_TOKEN: TOKEN,
+    GIT_USERNAME: undefined,
+    GIT_BRANCH: undefined,
+  });
   servers.a.server = await site.buildAndStart(env('a'));
   servers.b.server = await site.startBuilt(env('b'));
   for (const name of ['a', 'b'] as const) servers[name].client = api(servers[name].server!.url);
@@ -104,19 +123,31 @@ describe('two production servers on clones of one remote', () => {
     await sync('b', 'push');
     const pulledA = await sync('a', 'pull');
     expect(pulledA).toMatchObject({ success: true, idClashes: [] });
-    expect(await gitCli(servers.a.clone, ['rev-parse', 'HEAD'])).toBe(await gitCli(servers.b.clone, ['rev-parse', 'HEAD']));
+    expect(await gitCli(servers.a.clone, ['rev-parse', 'HEAD'])).toBe(
+      await gitCli(servers.b.clone, ['rev-parse', 'HEAD']),
+    );
   });
 
   it('list both pages on both servers, with the same items and etags', async () => {
     for (const name of ['a', 'b'] as const) {
       const blog = await client(name).get('/blog/pages');
-      expect(blog.json.items.map((item: { id: string }) => item.id), name).toEqual([ids.blogTeam]);
+      expect(
+        blog.json.items.map((item: { id: string }) => item.id),
+        name,
+      ).toEqual([ids.blogTeam]);
       const main = await client(name).get('/main/pages');
-      expect(main.json.items.map((item: { id: string }) => item.id).sort(), name).toEqual([ids.mainTeam, ids.newsDash, ids.newsSlash].sort());
+      expect(main.json.items.map((item: { id: string }) => item.id).sort(), name).toEqual(
+        [ids.mainTeam, ids.newsDash, ids.newsSlash].sort(),
+      );
       const team = (await client(name).get(`/content/${ids.blogTeam}/en`)).json.localized;
       expect(team.pathname).toBe('/team');
       expect(team.content).toEqual({ visualData: { from: 'b' } });
-      expect((await client(name).get('/git/status')).json).toMatchObject({ hasChanges: false, ahead: 0, behind: 0, idClashes: [] });
+      expect((await client(name).get('/git/status')).json).toMatchObject({
+        hasChanges: false,
+        ahead: 0,
+        behind: 0,
+        idClashes: [],
+      });
     }
     const [onA, onB] = await Promise.all([everything('a'), everything('b')]);
     expect(onA.total).toBe(4);
@@ -134,7 +165,9 @@ describe('two production servers on clones of one remote', () => {
 
     const statusA = await client('a').get('/git/status');
     expect(statusA.json).toMatchObject({ hasChanges: true, idClashes: [clash] });
-    const line = logs('a').split('\n').find((entry) => entry.includes('ID clash'));
+    const line = logs('a')
+      .split('\n')
+      .find((entry) => entry.includes('ID clash'));
     expect(line).toBeDefined();
     expect(line).toContain(original);
     expect(line).toContain(copy);
@@ -146,7 +179,10 @@ describe('two production servers on clones of one remote', () => {
     expect((await client('b').get('/git/status')).json).toMatchObject({ idClashes: [clash] });
     expect(logs('b')).toContain(`${original} and ${copy} both claim the ID "${ids.mainTeam}"`);
 
-    const [onA, onB] = await Promise.all([client('a').get(`/content/${ids.mainTeam}`), client('b').get(`/content/${ids.mainTeam}`)]);
+    const [onA, onB] = await Promise.all([
+      client('a').get(`/content/${ids.mainTeam}`),
+      client('b').get(`/content/${ids.mainTeam}`),
+    ]);
     expect(onA.json).toEqual(onB.json);
     expect(onA.json).toMatchObject({ site: 'main', collection: 'pages' });
     expect(await everything('a')).toEqual(await everything('b'));

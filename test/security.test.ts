@@ -7,29 +7,51 @@ import type { AppEnv } from '../src/http/app-env.js';
 import { devNetworkGuard } from '../src/http/network-guard.js';
 import { onError } from '../src/http/on-error.js';
 import { gitCli } from './support/git-cli.js';
-import { api, bearer, type ApiClient } from './support/http.js';
-import { startJwksServer, type JwksServer } from './support/jwks-server.js';
+import { type ApiClient, api, bearer } from './support/http.js';
+import { type JwksServer, startJwksServer } from './support/jwks-server.js';
 import { createSite, type RunningSite } from './support/site.js';
 
 // Issue 15, probed as an attacker would: another origin (any localhost page included) gets nothing
 // from the API, a stored pathname never redirects off the site, malformed input stays a 4xx, and
 // `astro dev --host` takes changes only from this machine unless identity is required.
 
-const SITES_JSON = JSON.stringify({ sites: { main: { locales: ['en', 'fr'], defaultLocale: 'en' } }, globalLocales: ['en'] });
+const SITES_JSON = JSON.stringify({
+  sites: { main: { locales: ['en', 'fr'], defaultLocale: 'en' } },
+  globalLocales: ['en'],
+});
 const ALICE = { email: 'alice@example.test', sub: 'user-alice' };
 /** Vite's dev server answers CORS for every localhost origin by default: a page on another local port. */
 const LOCAL_PAGE = 'http://localhost:8080';
 
-const dataEntry = (name: string) => ({ kind: 'data', collection: 'settings', type: 'json', name, locales: { en: { content: { data: { name } } } } });
-const page = (fields: Record<string, unknown>) => `${JSON.stringify({ type: 'json', meta: { title: 'x' }, ...fields }, null, 2)}\n`;
+const dataEntry = (name: string) => ({
+  kind: 'data',
+  collection: 'settings',
+  type: 'json',
+  name,
+  locales: { en: { content: { data: { name } } } },
+});
+const page = (fields: Record<string, unknown>) =>
+  `${JSON.stringify({ type: 'json', meta: { title: 'x' }, ...fields }, null, 2)}\n`;
 
 /** Pages whose files were edited by hand (or pulled): pathnames that are not paths on the site. */
 const OFF_SITE_PAGES = {
-  'pages/main/pages/absolute.fr.json': page({ pathname: 'https://evil.example/', previousPathnames: ['/legacy-absolute'] }),
-  'pages/main/pages/protocol-relative.fr.json': page({ pathname: '//evil.example', previousPathnames: ['/legacy-slashes'] }),
+  'pages/main/pages/absolute.fr.json': page({
+    pathname: 'https://evil.example/',
+    previousPathnames: ['/legacy-absolute'],
+  }),
+  'pages/main/pages/protocol-relative.fr.json': page({
+    pathname: '//evil.example',
+    previousPathnames: ['/legacy-slashes'],
+  }),
   'pages/main/pages/backslash.fr.json': page({ pathname: '/\\evil.example', previousPathnames: ['/legacy-backslash'] }),
-  'pages/main/pages/header-split.fr.json': page({ pathname: '/a\r\nSet-Cookie: stolen=1', previousPathnames: ['/legacy-crlf'] }),
-  'pages/main/pages/good.en.json': page({ pathname: '/good', previousPathnames: ['/old-good', 'https://evil.example/from'] }),
+  'pages/main/pages/header-split.fr.json': page({
+    pathname: '/a\r\nSet-Cookie: stolen=1',
+    previousPathnames: ['/legacy-crlf'],
+  }),
+  'pages/main/pages/good.en.json': page({
+    pathname: '/good',
+    previousPathnames: ['/old-good', 'https://evil.example/from'],
+  }),
 };
 
 let jwks: JwksServer;
@@ -51,7 +73,8 @@ describe.each(['dev', 'production'] as const)('security (%s)', (mode) => {
   beforeAll(async () => {
     const site = await createSite({
       name: `security-${mode}`,
-      config: `{ requireIdentity: true, auth: { type: 'jwt', jwksUrl: '${jwks.jwksUrl}', ` +
+      config:
+        `{ requireIdentity: true, auth: { type: 'jwt', jwksUrl: '${jwks.jwksUrl}', ` +
         `issuer: '${jwks.issuer}', audience: '${jwks.audience}', cookie: 'CF_Authorization' } }`,
       content: { 'sites.json': SITES_JSON, ...OFF_SITE_PAGES },
     });
@@ -62,9 +85,10 @@ describe.each(['dev', 'production'] as const)('security (%s)', (mode) => {
       config: `{ requireIdentity: false, allowedOrigins: ['${LOCAL_PAGE}'] }`,
       content: { 'sites.json': SITES_JSON },
     });
-    [server, listing] = mode === 'dev'
-      ? await Promise.all([site.startDev(), listingSite.startDev()])
-      : await Promise.all([site.buildAndStart(), listingSite.buildAndStart()]);
+    [server, listing] =
+      mode === 'dev'
+        ? await Promise.all([site.startDev(), listingSite.startDev()])
+        : await Promise.all([site.buildAndStart(), listingSite.buildAndStart()]);
     client = api(server.url);
     token = await jwks.sign(ALICE);
   });
@@ -88,18 +112,30 @@ describe.each(['dev', 'production'] as const)('security (%s)', (mode) => {
 
     it('answers a preflight from a localhost page without Access-Control-Allow-Origin', async () => {
       const preflight = await client.request('OPTIONS', '/git/commit', {
-        headers: { origin: LOCAL_PAGE, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+        headers: {
+          origin: LOCAL_PAGE,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
       });
       expect(preflight.status).toBe(403);
       expect(preflight.json.error.code).toBe('FORBIDDEN_ORIGIN');
-      for (const name of ['access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-credentials']) {
+      for (const name of [
+        'access-control-allow-origin',
+        'access-control-allow-methods',
+        'access-control-allow-credentials',
+      ]) {
         expect(preflight.headers.get(name), name).toBeNull();
       }
     });
 
     it('refuses a request without Origin that the browser marks cross-site, and an opaque "null" origin', async () => {
       // A link from another site to the API.
-      const link = await rawGet(`${client.base}/sites`, { ...bearer(token), 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' });
+      const link = await rawGet(`${client.base}/sites`, {
+        ...bearer(token),
+        'sec-fetch-site': 'cross-site',
+        'sec-fetch-mode': 'navigate',
+      });
       const opaque = await client.get('/sites', as({ origin: 'null' }));
       for (const response of [link, opaque]) {
         expect(response.status).toBe(403);
@@ -107,7 +143,7 @@ describe.each(['dev', 'production'] as const)('security (%s)', (mode) => {
       }
     });
 
-    it('lets the site\'s own pages, same-site requests and clients without Origin (curl, servers) through', async () => {
+    it("lets the site's own pages, same-site requests and clients without Origin (curl, servers) through", async () => {
       const own = await client.post('/content', { body: dataEntry('own'), ...as() });
       expect(own.status, own.text).toBe(201);
       expect(own.headers.get('access-control-allow-origin')).toBeNull();
@@ -116,7 +152,10 @@ describe.each(['dev', 'production'] as const)('security (%s)', (mode) => {
       const noOrigin = await client.post('/content', { body: dataEntry('curl'), ...as({ origin: null }) });
       expect(noOrigin.status, noOrigin.text).toBe(201);
       // A link or an <img> on another site may still load a public file.
-      const file = await rawGet(`${client.base}/assets/serve/nothing.png`, { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' });
+      const file = await rawGet(`${client.base}/assets/serve/nothing.png`, {
+        'sec-fetch-site': 'cross-site',
+        'sec-fetch-mode': 'navigate',
+      });
       expect(file.status).toBe(404);
       expect(file.json.error.code).toBe('ASSET_NOT_FOUND');
     });
@@ -124,7 +163,11 @@ describe.each(['dev', 'production'] as const)('security (%s)', (mode) => {
     it('answers CORS, preflights included, for the origins listed in allowedOrigins, and only those', async () => {
       const listed = api(listing.url);
       const preflight = await listed.request('OPTIONS', '/content', {
-        headers: { origin: LOCAL_PAGE, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,if-match' },
+        headers: {
+          origin: LOCAL_PAGE,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type,if-match',
+        },
       });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-origin')).toBe(LOCAL_PAGE);
@@ -137,7 +180,9 @@ describe.each(['dev', 'production'] as const)('security (%s)', (mode) => {
       expect(write.status, write.text).toBe(201);
       expect(write.headers.get('access-control-allow-origin')).toBe(LOCAL_PAGE);
 
-      const other = await listed.request('OPTIONS', '/content', { headers: { origin: 'http://localhost:9999', 'access-control-request-method': 'POST' } });
+      const other = await listed.request('OPTIONS', '/content', {
+        headers: { origin: 'http://localhost:9999', 'access-control-request-method': 'POST' },
+      });
       expect(other.status).toBe(403);
       expect(other.headers.get('access-control-allow-origin')).toBeNull();
     });
@@ -155,25 +200,40 @@ describe.each(['dev', 'production'] as const)('security (%s)', (mode) => {
       expect(good.headers.get('location')).toBe('/good?x=1');
       const redirects = await client.get('/redirects', as());
       expect(redirects.status, redirects.text).toBe(200);
-      expect(redirects.json.items.map((redirect: { from: string; to: string }) => `${redirect.from} ${redirect.to}`)).toEqual(['/old-good /good']);
+      expect(
+        redirects.json.items.map((redirect: { from: string; to: string }) => `${redirect.from} ${redirect.to}`),
+      ).toEqual(['/old-good /good']);
     });
 
     it('reports each off-site pathname in git/status and in the log, and a file edited by hand while running too', async () => {
-      await writeFile(path.join(contentRoot, 'pages/main/pages/later.fr.json'), page({ pathname: '/fine', previousPathnames: ['//later.example'] }));
+      await writeFile(
+        path.join(contentRoot, 'pages/main/pages/later.fr.json'),
+        page({ pathname: '/fine', previousPathnames: ['//later.example'] }),
+      );
       // The watcher picks the file up before the next answer that needs the index.
-      await expect.poll(async () => (await client.get('/git/status', as())).json.problems?.length, { timeout: 10_000 }).toBe(6);
+      await expect
+        .poll(async () => (await client.get('/git/status', as())).json.problems?.length, { timeout: 10_000 })
+        .toBe(6);
       const { problems } = (await client.get('/git/status', as())).json;
       expect(problems.map((problem: { path: string }) => problem.path)).toEqual([
-        'pages/main/pages/absolute.fr.json', 'pages/main/pages/backslash.fr.json', 'pages/main/pages/good.en.json',
-        'pages/main/pages/header-split.fr.json', 'pages/main/pages/later.fr.json', 'pages/main/pages/protocol-relative.fr.json',
+        'pages/main/pages/absolute.fr.json',
+        'pages/main/pages/backslash.fr.json',
+        'pages/main/pages/good.en.json',
+        'pages/main/pages/header-split.fr.json',
+        'pages/main/pages/later.fr.json',
+        'pages/main/pages/protocol-relative.fr.json',
       ]);
       for (const problem of problems) {
         expect(problem.reason).toBe('off-site-pathname');
         expect(problem.message).toMatch(/is not a path on the site/);
       }
-      expect(problems.find((problem: { path: string }) => problem.path.endsWith('later.fr.json')).message).toContain('//later.example');
+      expect(problems.find((problem: { path: string }) => problem.path.endsWith('later.fr.json')).message).toContain(
+        '//later.example',
+      );
       // The start-up scan logs in production; in dev, Astro's own content sync may read the files first, so the watcher's later read logs.
-      await expect.poll(() => server.logs(), { timeout: 10_000 }).toContain('"//later.example" is not a path on the site');
+      await expect
+        .poll(() => server.logs(), { timeout: 10_000 })
+        .toContain('"//later.example" is not a path on the site');
       expect(server.logs()).toContain('"https://evil.example/" is not a path on the site');
     });
   });
@@ -210,11 +270,20 @@ function rawGet(url: string, headers: Record<string, string>): Promise<{ status:
   return new Promise((resolve, reject) => {
     const request = http.get(url, { headers, timeout: 30_000 }, (response) => {
       let text = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; }).on('end', () => {
-        let json: unknown;
-        try { json = JSON.parse(text); } catch { json = undefined; }
-        resolve({ status: response.statusCode!, json });
-      });
+      response
+        .setEncoding('utf8')
+        .on('data', (chunk: string) => {
+          text += chunk;
+        })
+        .on('end', () => {
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: response.statusCode!, json });
+        });
     });
     request.on('timeout', () => request.destroy(new Error(`GET ${url} timed out`))).on('error', reject);
   });
@@ -235,7 +304,10 @@ describe('astro dev beyond loopback', () => {
   });
 
   it('says so once in the start-up log, and changes from this machine still work', async () => {
-    const warnings = server.logs().split('\n').filter((line) => line.includes('beyond this machine'));
+    const warnings = server
+      .logs()
+      .split('\n')
+      .filter((line) => line.includes('beyond this machine'));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/allowNetworkWrites/);
     const write = await api(server.url).post('/content', { body: dataEntry('local') });
@@ -248,9 +320,13 @@ describe('astro dev beyond loopback', () => {
     app.all('*', (c) => c.json({ reached: true }));
     app.onError(onError);
     const lan = { clientAddress: '198.51.100.7' };
-    for (const [method, url] of [['POST', '/content'], ['POST', '/git/commit'], ['DELETE', '/content/x']] as const) {
+    for (const [method, url] of [
+      ['POST', '/content'],
+      ['POST', '/git/commit'],
+      ['DELETE', '/content/x'],
+    ] as const) {
       const response = await app.request(url, { method }, lan);
-      const body = await response.json() as { error: { code: string; message: string } };
+      const body = (await response.json()) as { error: { code: string; message: string } };
       expect(response.status).toBe(403);
       expect(body.error.code).toBe('FORBIDDEN_CLIENT');
       expect(body.error.message).toMatch(/requireIdentity: true.*allowNetworkWrites: true/);

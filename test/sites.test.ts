@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createQuireClient, NotFoundError, type QuireClient } from '../src/client/index.js';
-import { api, type ApiClient } from './support/http.js';
+import { type ApiClient, api } from './support/http.js';
 import { idLabels } from './support/ids.js';
 import { createSite, type RunningSite, type TestSite } from './support/site.js';
 
@@ -36,7 +36,8 @@ describe.each(['dev', 'production'] as const)('sites, data, fragments and redire
   const labels = idLabels();
   const idOf = labels.idOf;
   /** The labels of a list's items (in the list's order, which is by ID). */
-  const ids = (response: { json: { items: Array<{ id: string }> } }) => response.json.items.map((item) => labels.of(item.id));
+  const ids = (response: { json: { items: Array<{ id: string }> } }) =>
+    response.json.items.map((item) => labels.of(item.id));
 
   beforeAll(async () => {
     site = await createSite({
@@ -47,7 +48,8 @@ describe.each(['dev', 'production'] as const)('sites, data, fragments and redire
       files: {
         'src/pages/über-das-team.astro': '---\n---\n<html><body><h1>Über das Team</h1></body></html>\n',
         'src/pages/команда.astro': '---\n---\n<html><body><h1>Команда</h1></body></html>\n',
-        'src/pages/404.astro': '---\nexport const prerender = false;\n---\n<html><body><h1>The site\'s own 404</h1></body></html>\n',
+        'src/pages/404.astro':
+          "---\nexport const prerender = false;\n---\n<html><body><h1>The site's own 404</h1></body></html>\n",
       },
     });
     server = mode === 'dev' ? await site.startDev() : await site.buildAndStart();
@@ -60,26 +62,108 @@ describe.each(['dev', 'production'] as const)('sites, data, fragments and redire
       expect(response.status, response.text).toBe(201);
       return labels.name(response.json.id as string, label, readable);
     };
-    const page = (siteName: string, pathname: string, label: string, locales: Record<string, unknown> = {}) => create({
-      kind: 'page', site: siteName, collection: 'pages', type: 'visual',
-      locales: { en: { pathname, meta: { title: pathname }, content: { visualData: { text: pathname } } }, ...locales },
-    }, label);
+    const page = (siteName: string, pathname: string, label: string, locales: Record<string, unknown> = {}) =>
+      create(
+        {
+          kind: 'page',
+          site: siteName,
+          collection: 'pages',
+          type: 'visual',
+          locales: {
+            en: { pathname, meta: { title: pathname }, content: { visualData: { text: pathname } } },
+            ...locales,
+          },
+        },
+        label,
+      );
     await page('shop', '/', 'home', { de: { pathname: '/de', inherit: true } });
-    await page('shop', '/shoes', 'shoes', { de: { pathname: '/de/schuhe', content: {} }, fr: { pathname: '/fr/chaussures', content: {} } });
+    await page('shop', '/shoes', 'shoes', {
+      de: { pathname: '/de/schuhe', content: {} },
+      fr: { pathname: '/fr/chaussures', content: {} },
+    });
     await page('shop', '/hats', 'hats');
-    await create({ kind: 'page', site: 'shop', collection: 'landing', type: 'mdx', locales: { en: { pathname: '/sale', content: { mdx: '# Sale' } } } }, 'sale');
+    await create(
+      {
+        kind: 'page',
+        site: 'shop',
+        collection: 'landing',
+        type: 'mdx',
+        locales: { en: { pathname: '/sale', content: { mdx: '# Sale' } } },
+      },
+      'sale',
+    );
     await page('blog', '/hello', 'hello');
-    await create({ kind: 'page', site: 'blog', collection: 'pages', type: 'visual', locales: { en: { pathname: '/draft', publishAt: '2999-01-01T00:00:00Z', content: {} } } }, 'draft');
-    const fragment = (name: string, label: string, extra: Record<string, unknown> = {}) => create({
-      kind: 'fragment', collection: 'components', type: 'visual', name, locales: { en: { content: { visualData: { name } } } }, ...extra,
-    }, label, name);
-    await fragment('header', 'header', { locales: { en: { content: { visualData: { scope: 'global' } } }, de: { inherit: true } } });
+    await create(
+      {
+        kind: 'page',
+        site: 'blog',
+        collection: 'pages',
+        type: 'visual',
+        locales: { en: { pathname: '/draft', publishAt: '2999-01-01T00:00:00Z', content: {} } },
+      },
+      'draft',
+    );
+    const fragment = (name: string, label: string, extra: Record<string, unknown> = {}) =>
+      create(
+        {
+          kind: 'fragment',
+          collection: 'components',
+          type: 'visual',
+          name,
+          locales: { en: { content: { visualData: { name } } } },
+          ...extra,
+        },
+        label,
+        name,
+      );
+    await fragment('header', 'header', {
+      locales: { en: { content: { visualData: { scope: 'global' } } }, de: { inherit: true } },
+    });
     await fragment('footer', 'footer');
-    await create({ kind: 'fragment', collection: 'callouts', type: 'mdx', name: 'tip', locales: { en: { content: { mdx: 'Tip' } } } }, 'tip');
-    await fragment('header', 'header-2', { site: 'shop', locales: { en: { content: { visualData: { scope: 'shop' } } } } });
-    await create({ kind: 'data', collection: 'authors', type: 'json', name: 'ada', locales: { en: { content: { data: { born: 1815 } } }, de: { inherit: true } } }, 'ada');
-    await create({ kind: 'data', collection: 'authors', type: 'json', name: 'grace', locales: { en: { content: { data: { born: 1906 } } } } }, 'grace');
-    await create({ kind: 'data', collection: 'settings', type: 'json', name: 'checkout', locales: { en: { content: { data: { currency: 'EUR' } } } } }, 'checkout');
+    await create(
+      {
+        kind: 'fragment',
+        collection: 'callouts',
+        type: 'mdx',
+        name: 'tip',
+        locales: { en: { content: { mdx: 'Tip' } } },
+      },
+      'tip',
+    );
+    await fragment('header', 'header-2', {
+      site: 'shop',
+      locales: { en: { content: { visualData: { scope: 'shop' } } } },
+    });
+    await create(
+      {
+        kind: 'data',
+        collection: 'authors',
+        type: 'json',
+        name: 'ada',
+        locales: { en: { content: { data: { born: 1815 } } }, de: { inherit: true } },
+      },
+      'ada',
+    );
+    await create(
+      {
+        kind: 'data',
+        collection: 'authors',
+        type: 'json',
+        name: 'grace',
+        locales: { en: { content: { data: { born: 1906 } } } },
+      },
+      'grace',
+    );
+    await create(
+      {
+        kind: 'data',
+        collection: 'settings',
+        type: 'json',
+        name: 'checkout',
+        locales: { en: { content: { data: { currency: 'EUR' } } } },
+      },
+      'checkout',
+    );
   });
 
   afterAll(async () => {
@@ -120,11 +204,23 @@ describe.each(['dev', 'production'] as const)('sites, data, fragments and redire
     });
 
     it('checks pathname availability per site and locale', async () => {
-      expect((await client.get('/shop/pathname-available', { query: { pathname: '/shoes' } })).json).toEqual({ available: false, existingId: idOf('shoes') });
-      expect((await client.get('/shop/pathname-available', { query: { pathname: '/shoes', excludeId: idOf('shoes') } })).json).toEqual({ available: true });
-      expect((await client.get('/shop/pathname-available', { query: { pathname: '/shoes', locale: 'de' } })).json).toEqual({ available: true });
-      expect((await client.get('/shop/pathname-available', { query: { pathname: '/de/schuhe', locale: 'de' } })).json).toEqual({ available: false, existingId: idOf('shoes') });
-      expect((await client.get('/blog/pathname-available', { query: { pathname: '/shoes' } })).json).toEqual({ available: true });
+      expect((await client.get('/shop/pathname-available', { query: { pathname: '/shoes' } })).json).toEqual({
+        available: false,
+        existingId: idOf('shoes'),
+      });
+      expect(
+        (await client.get('/shop/pathname-available', { query: { pathname: '/shoes', excludeId: idOf('shoes') } }))
+          .json,
+      ).toEqual({ available: true });
+      expect(
+        (await client.get('/shop/pathname-available', { query: { pathname: '/shoes', locale: 'de' } })).json,
+      ).toEqual({ available: true });
+      expect(
+        (await client.get('/shop/pathname-available', { query: { pathname: '/de/schuhe', locale: 'de' } })).json,
+      ).toEqual({ available: false, existingId: idOf('shoes') });
+      expect((await client.get('/blog/pathname-available', { query: { pathname: '/shoes' } })).json).toEqual({
+        available: true,
+      });
       const missing = await client.get('/shop/pathname-available');
       expect(missing.status).toBe(400);
       expect(missing.json.error.code).toBe('MISSING_REQUIRED_FIELD');
@@ -173,13 +269,26 @@ describe.each(['dev', 'production'] as const)('sites, data, fragments and redire
     it('moves a page, keeps the old pathname on disk and redirects it with a 301', async () => {
       const response = await move(idOf('hats'), '/caps');
       expect(response.status, response.text).toBe(200);
-      expect(response.json).toEqual({ moved: true, previousPathname: '/hats', etag: expect.stringMatching(/^[\w-]+\.[\w-]+$/) });
-      expect((await client.get(`/content/${idOf('hats')}/en`)).json.localized).toMatchObject({ pathname: '/caps', previousPathnames: ['/hats'], etag: response.json.etag });
-      const file = JSON.parse(await readFile(path.join(site.contentRoot, `pages/shop/pages/${idOf('hats')}.en.json`), 'utf8'));
+      expect(response.json).toEqual({
+        moved: true,
+        previousPathname: '/hats',
+        etag: expect.stringMatching(/^[\w-]+\.[\w-]+$/),
+      });
+      expect((await client.get(`/content/${idOf('hats')}/en`)).json.localized).toMatchObject({
+        pathname: '/caps',
+        previousPathnames: ['/hats'],
+        etag: response.json.etag,
+      });
+      const file = JSON.parse(
+        await readFile(path.join(site.contentRoot, `pages/shop/pages/${idOf('hats')}.en.json`), 'utf8'),
+      );
       expect(file.previousPathnames).toEqual(['/hats']);
 
       const redirects = await client.get('/redirects', { query: { site: 'shop', locale: 'en' } });
-      expect(redirects.json).toEqual({ items: [{ site: 'shop', locale: 'en', from: '/hats', to: '/caps', id: idOf('hats') }], total: 1 });
+      expect(redirects.json).toEqual({
+        items: [{ site: 'shop', locale: 'en', from: '/hats', to: '/caps', id: idOf('hats') }],
+        total: 1,
+      });
       const redirected = await follow('/hats?color=red');
       expect(redirected.status).toBe(301);
       expect(redirected.headers.get('location')).toBe('/caps?color=red');
@@ -215,14 +324,25 @@ describe.each(['dev', 'production'] as const)('sites, data, fragments and redire
 
       // Both sites moved a page away from /promo: only the request's domain can tell which one is meant.
       for (const siteName of ['shop', 'blog']) {
-        const created = await client.post('/content', { body: { kind: 'page', site: siteName, collection: 'pages', type: 'visual', locales: { en: { pathname: '/promo', content: {} } } } });
+        const created = await client.post('/content', {
+          body: {
+            kind: 'page',
+            site: siteName,
+            collection: 'pages',
+            type: 'visual',
+            locales: { en: { pathname: '/promo', content: {} } },
+          },
+        });
         labels.name(created.json.id, siteName === 'shop' ? 'promo' : 'promo-2', 'promo');
         expect((await move(created.json.id, `/promo-${siteName}`, 'en', siteName)).status).toBe(200);
       }
       expect((await follow('/promo')).status).not.toBe(301);
       // Vite's dev server refuses Host headers it does not know (403), so the domain is checked on the built server.
       if (mode === 'production') {
-        expect(await requestWithHost(`${server.url}/promo`, 'shop.example')).toEqual({ status: 301, location: '/promo-shop' });
+        expect(await requestWithHost(`${server.url}/promo`, 'shop.example')).toEqual({
+          status: 301,
+          location: '/promo-shop',
+        });
       }
     });
   });
@@ -232,13 +352,31 @@ describe.each(['dev', 'production'] as const)('sites, data, fragments and redire
       const german = await client.get('/untranslated/de');
       expect(german.status).toBe(200);
       // The two promo pages share a readable part: their order is their random suffixes'.
-      expect(ids(german).sort()).toEqual(['checkout', 'footer', 'grace', 'hats', 'header-2', 'hello', 'promo', 'promo-2', 'sale', 'tip']);
+      expect(ids(german).sort()).toEqual([
+        'checkout',
+        'footer',
+        'grace',
+        'hats',
+        'header-2',
+        'hello',
+        'promo',
+        'promo-2',
+        'sale',
+        'tip',
+      ]);
       expect(german.json.total).toBe(german.json.items.length);
     });
 
     it('honours excludeSites and includeUnpublished, and site locales', async () => {
-      expect(ids(await client.get('/untranslated/de', { query: { excludeSites: 'shop,blog' } })).sort()).toEqual(['checkout', 'footer', 'grace', 'tip']);
-      expect(ids(await client.get('/untranslated/de', { query: { includeUnpublished: 'true', excludeSites: 'shop' } }))).toContain('draft');
+      expect(ids(await client.get('/untranslated/de', { query: { excludeSites: 'shop,blog' } })).sort()).toEqual([
+        'checkout',
+        'footer',
+        'grace',
+        'tip',
+      ]);
+      expect(
+        ids(await client.get('/untranslated/de', { query: { includeUnpublished: 'true', excludeSites: 'shop' } })),
+      ).toContain('draft');
       expect(ids(await client.get('/untranslated/de', { query: { excludeSites: 'shop' } }))).not.toContain('draft');
       // fr is a locale of the shop only: the blog's pages and the global items are not asked for it.
       expect(ids(await client.get('/untranslated/fr')).sort()).toEqual(['hats', 'header-2', 'home', 'promo', 'sale']);
@@ -279,7 +417,10 @@ describe.each(['dev', 'production'] as const)('sites, data, fragments and redire
       const noCollection = await client.get('/data/ada');
       expect(noCollection.status).toBe(400);
       expect(noCollection.json.error.code).toBe('MISSING_REQUIRED_FIELD');
-      for (const [collection, locale] of [['settings', undefined], ['authors', 'fr']] as const) {
+      for (const [collection, locale] of [
+        ['settings', undefined],
+        ['authors', 'fr'],
+      ] as const) {
         const missing = await quire.data.get('ada', collection, { locale }).catch((error: unknown) => error);
         expect(missing).toBeInstanceOf(NotFoundError);
         expect(missing).toMatchObject({ status: 404, code: 'CONTENT_NOT_FOUND' });
@@ -287,11 +428,18 @@ describe.each(['dev', 'production'] as const)('sites, data, fragments and redire
     });
   });
 
-  describe.each([['fragments', 'fragment'], ['blocks', 'block']] as const)('%s', (scope, word) => {
+  describe.each([
+    ['fragments', 'fragment'],
+    ['blocks', 'block'],
+  ] as const)('%s', (scope, word) => {
     it('lists global items by default, all collections, with the right kind', async () => {
       const all = await client.get(`/${scope}`);
       expect(ids(all)).toEqual(['footer', 'header', 'tip']);
-      expect(all.json.items.every((item: { kind: string; scope?: string }) => item.kind === word && item.scope === undefined)).toBe(true);
+      expect(
+        all.json.items.every(
+          (item: { kind: string; scope?: string }) => item.kind === word && item.scope === undefined,
+        ),
+      ).toBe(true);
       expect(ids(await client.get(`/${scope}`, { query: { collection: 'callouts' } }))).toEqual(['tip']);
       const german = await client.get(`/${scope}`, { query: { locale: 'de' } });
       expect(ids(german)).toEqual(['header']);
@@ -301,21 +449,42 @@ describe.each(['dev', 'production'] as const)('sites, data, fragments and redire
     it('merges site items over global ones with a scope annotation', async () => {
       const merged = await client.get(`/${scope}`, { query: { site: 'shop' } });
       expect(merged.json.items.map((item: { id: string; scope: string }) => [labels.of(item.id), item.scope])).toEqual([
-        ['footer', 'global'], ['header-2', 'site'], ['tip', 'global'],
+        ['footer', 'global'],
+        ['header-2', 'site'],
+        ['tip', 'global'],
       ]);
       expect(ids(await client.get(`/${scope}`, { query: { site: 'blog' } }))).toEqual(['footer', 'header', 'tip']);
       expect((await client.get(`/${scope}`, { query: { site: 'nowhere' } })).status).toBe(404);
     });
 
     it('checks name availability with its defaults and scopes', async () => {
-      expect((await client.get(`/${scope}/name-available`, { query: { name: 'header' } })).json).toEqual({ available: false, existingId: idOf('header') });
-      expect((await client.get(`/${scope}/name-available`, { query: { name: 'header', excludeId: idOf('header') } })).json).toEqual({ available: true });
-      expect((await client.get(`/${scope}/name-available`, { query: { name: 'header', locale: 'de' } })).json).toEqual({ available: false, existingId: idOf('header') });
-      expect((await client.get(`/${scope}/name-available`, { query: { name: 'footer', locale: 'de' } })).json).toEqual({ available: true });
-      expect((await client.get(`/${scope}/name-available`, { query: { name: 'tip' } })).json).toEqual({ available: true });
-      expect((await client.get(`/${scope}/name-available`, { query: { name: 'tip', collection: 'callouts' } })).json).toEqual({ available: false, existingId: idOf('tip') });
-      expect((await client.get(`/${scope}/name-available`, { query: { name: 'header', site: 'shop' } })).json).toEqual({ available: false, existingId: idOf('header-2') });
-      expect((await client.get(`/${scope}/name-available`, { query: { name: 'footer', site: 'shop' } })).json).toEqual({ available: true });
+      expect((await client.get(`/${scope}/name-available`, { query: { name: 'header' } })).json).toEqual({
+        available: false,
+        existingId: idOf('header'),
+      });
+      expect(
+        (await client.get(`/${scope}/name-available`, { query: { name: 'header', excludeId: idOf('header') } })).json,
+      ).toEqual({ available: true });
+      expect((await client.get(`/${scope}/name-available`, { query: { name: 'header', locale: 'de' } })).json).toEqual({
+        available: false,
+        existingId: idOf('header'),
+      });
+      expect((await client.get(`/${scope}/name-available`, { query: { name: 'footer', locale: 'de' } })).json).toEqual({
+        available: true,
+      });
+      expect((await client.get(`/${scope}/name-available`, { query: { name: 'tip' } })).json).toEqual({
+        available: true,
+      });
+      expect(
+        (await client.get(`/${scope}/name-available`, { query: { name: 'tip', collection: 'callouts' } })).json,
+      ).toEqual({ available: false, existingId: idOf('tip') });
+      expect((await client.get(`/${scope}/name-available`, { query: { name: 'header', site: 'shop' } })).json).toEqual({
+        available: false,
+        existingId: idOf('header-2'),
+      });
+      expect((await client.get(`/${scope}/name-available`, { query: { name: 'footer', site: 'shop' } })).json).toEqual({
+        available: true,
+      });
       const missing = await client.get(`/${scope}/name-available`);
       expect(missing.status).toBe(400);
       expect(missing.json.error.code).toBe('MISSING_REQUIRED_FIELD');
@@ -330,7 +499,11 @@ describe.each(['dev', 'production'] as const)('sites, data, fragments and redire
       const german = await client.get(`/${scope}/header`, { query: { locale: 'de' } });
       expect(Object.keys(german.json.locales)).toEqual(['de']);
       expect((await client.get(`/${scope}/tip`, { query: { collection: 'callouts' } })).json.id).toBe(idOf('tip'));
-      for (const [name, query] of [['tip', {}], ['nothing', {}], ['footer', { locale: 'de' }]] as const) {
+      for (const [name, query] of [
+        ['tip', {}],
+        ['nothing', {}],
+        ['footer', { locale: 'de' }],
+      ] as const) {
         const missing = await client.get(`/${scope}/${name}`, { query });
         expect(missing.status).toBe(404);
         expect(missing.json.error.code).toBe('CONTENT_NOT_FOUND');
@@ -352,7 +525,10 @@ describe.each(['dev', 'production'] as const)('sites, data, fragments and redire
 
     it('refuses a site named like a fixed route with a message naming it, without crashing', async () => {
       const file = path.join(site.contentRoot, 'sites.json');
-      await writeFile(file, JSON.stringify({ ...SITES, sites: { ...SITES.sites, assets: { locales: ['en'], defaultLocale: 'en' } } }));
+      await writeFile(
+        file,
+        JSON.stringify({ ...SITES, sites: { ...SITES.sites, assets: { locales: ['en'], defaultLocale: 'en' } } }),
+      );
       const broken = await client.get('/sites');
       expect(broken.status).toBe(500);
       expect(broken.json.error.code).toBe('INTERNAL_ERROR');
@@ -363,18 +539,37 @@ describe.each(['dev', 'production'] as const)('sites, data, fragments and redire
   });
 
   describe('redirects of non-ASCII pathnames', () => {
-    const get = (target: string, host?: string): Promise<{ status: number; location: string | undefined; text?: string }> => (host
-      ? requestWithHost(`${server.url}${target}`, host)
-      : fetch(`${server.url}${target}`, { redirect: 'manual', signal: AbortSignal.timeout(15_000) })
-        .then(async (response) => ({ status: response.status, location: response.headers.get('location') ?? undefined, text: await response.text() })));
+    const get = (
+      target: string,
+      host?: string,
+    ): Promise<{ status: number; location: string | undefined; text?: string }> =>
+      host
+        ? requestWithHost(`${server.url}${target}`, host)
+        : fetch(`${server.url}${target}`, { redirect: 'manual', signal: AbortSignal.timeout(15_000) }).then(
+            async (response) => ({
+              status: response.status,
+              location: response.headers.get('location') ?? undefined,
+              text: await response.text(),
+            }),
+          );
 
     it.each([
       ['Latin with diacritics', '/über-uns', '/über-das-team'],
       ['Cyrillic', '/о-нас', '/команда'],
     ])('%s: the encoded old URL answers 301 with an encoded Location that leads to the page', async (_, from, to) => {
-      const created = await client.post('/content', { body: { kind: 'page', site: 'shop', collection: 'pages', type: 'visual', locales: { en: { pathname: from, content: {} } } } });
+      const created = await client.post('/content', {
+        body: {
+          kind: 'page',
+          site: 'shop',
+          collection: 'pages',
+          type: 'visual',
+          locales: { en: { pathname: from, content: {} } },
+        },
+      });
       expect(created.status, created.text).toBe(201);
-      const moved = await client.post('/shop/move', { body: { id: created.json.id, pathname: to, locale: 'en', etag: created.json.etag } });
+      const moved = await client.post('/shop/move', {
+        body: { id: created.json.id, pathname: to, locale: 'en', etag: created.json.etag },
+      });
       expect(moved.status, moved.text).toBe(200);
 
       const redirected = await get(`${encodeURI(from)}?ref=mail&q=%C3%A4`);
@@ -391,12 +586,12 @@ describe.each(['dev', 'production'] as const)('sites, data, fragments and redire
       }
     });
 
-    it('answers a malformed percent-encoding with the site\'s own 404, never a 500', async () => {
+    it("answers a malformed percent-encoding with the site's own 404, never a 500", async () => {
       // Astro decodes the path up to ten times before the middleware sees it: these arrive malformed.
       for (const target of ['/%25C3', '/%25E0%25A4%25A', '/%25zz-uns', '/%25C3%25BCber-uns%25']) {
         const response = await get(target);
         expect(response.status, target).toBe(404);
-        expect(response.text, target).toContain('The site\'s own 404');
+        expect(response.text, target).toContain("The site's own 404");
       }
       // A path that is malformed as sent never reaches a middleware: @astrojs/node answers 400 itself
       // (and `astro dev` its own error page, before any middleware).
@@ -411,7 +606,10 @@ describe.each(['dev', 'production'] as const)('sites, data, fragments and redire
       server = mode === 'dev' ? await site.startDev() : await site.buildAndStart();
       client = api(server.url);
       expect((await client.get('/redirects')).json).toEqual(before);
-      const redirected = await fetch(`${server.url}/beanies`, { redirect: 'manual', signal: AbortSignal.timeout(15_000) });
+      const redirected = await fetch(`${server.url}/beanies`, {
+        redirect: 'manual',
+        signal: AbortSignal.timeout(15_000),
+      });
       expect(redirected.status).toBe(301);
       expect(redirected.headers.get('location')).toBe('/hats');
     });

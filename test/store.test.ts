@@ -1,10 +1,10 @@
-import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseLocaleFile, serializeLocaleFile } from '../src/content/files.js';
-import { createContentStore, type ContentStore } from '../src/content/store.js';
-import { QuireError } from '../src/errors.js';
+import { type ContentStore, createContentStore } from '../src/content/store.js';
+import type { QuireError } from '../src/errors.js';
 import { createChangeFeed } from '../src/events/feed.js';
 import { createSitesConfig } from '../src/sites/sites-config.js';
 
@@ -15,7 +15,13 @@ describe('content store', () => {
   let stores: ContentStore[];
 
   const open = () => {
-    const store = createContentStore({ root, sites: createSitesConfig(root), metadataBytes: 1024, excluded: [path.join(root, 'assets')], feed: createChangeFeed() });
+    const store = createContentStore({
+      root,
+      sites: createSitesConfig(root),
+      metadataBytes: 1024,
+      excluded: [path.join(root, 'assets')],
+      feed: createChangeFeed(),
+    });
     stores.push(store);
     return store;
   };
@@ -34,7 +40,10 @@ describe('content store', () => {
   });
 
   const page = (pathname: string) => ({
-    kind: 'page' as const, site: 'web', collection: 'pages', type: 'mdx' as const,
+    kind: 'page' as const,
+    site: 'web',
+    collection: 'pages',
+    type: 'mdx' as const,
     locales: {
       en: { pathname, meta: { title: 'Hello', tags: ['a'] }, content: { mdx: '---\nnot front matter\n---\n# Hi' } },
       de: { pathname: `/de${pathname}`, inherit: true },
@@ -64,16 +73,29 @@ describe('content store', () => {
   });
 
   it('serializes with a fixed key order whatever order the fields came in', () => {
-    const a = serializeLocaleFile('visual', { meta: { title: 't' }, modified: 'm', created: 'c', pathname: '/p', content: { visualData: 1 } });
-    const b = serializeLocaleFile('visual', { content: { visualData: 1 }, pathname: '/p', created: 'c', modified: 'm', meta: { title: 't' } });
+    const a = serializeLocaleFile('visual', {
+      meta: { title: 't' },
+      modified: 'm',
+      created: 'c',
+      pathname: '/p',
+      content: { visualData: 1 },
+    });
+    const b = serializeLocaleFile('visual', {
+      content: { visualData: 1 },
+      pathname: '/p',
+      created: 'c',
+      modified: 'm',
+      meta: { title: 't' },
+    });
     expect(a).toBe(b);
   });
 
   it('lets exactly one of many concurrent writers with the same etag win', async () => {
     const store = open();
     const { id, etag } = await store.create(page('/race'), undefined);
-    const results = await Promise.allSettled(Array.from({ length: 25 }, (_, n) =>
-      store.updateLocale(id, 'en', { meta: { title: `w${n}` } }, etag, undefined)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 25 }, (_, n) => store.updateLocale(id, 'en', { meta: { title: `w${n}` } }, etag, undefined)),
+    );
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
     for (const result of results) {
       if (result.status === 'rejected') expect((result.reason as QuireError).code).toBe('STALE_WRITE');
@@ -82,7 +104,9 @@ describe('content store', () => {
 
   it('never loses a write when many writers update distinct items at once', async () => {
     const store = open();
-    const ids = await Promise.all(Array.from({ length: 30 }, (_, n) => store.create(page(`/p${n}`), undefined).then((created) => created.id)));
+    const ids = await Promise.all(
+      Array.from({ length: 30 }, (_, n) => store.create(page(`/p${n}`), undefined).then((created) => created.id)),
+    );
     expect(new Set(ids).size).toBe(30);
     await Promise.all(ids.map((id, n) => store.updateLocale(id, 'en', { meta: { title: `t${n}` } }, '', undefined)));
     const reopened = open();
@@ -94,10 +118,16 @@ describe('content store', () => {
     await store.list({});
     const folder = path.join(root, 'data', 'authors');
     await mkdir(folder, { recursive: true });
-    await writeFile(path.join(folder, 'ada.en.json'), JSON.stringify({ type: 'json', name: 'ada', meta: { title: 'Ada' }, content: { data: { x: 1 } } }));
+    await writeFile(
+      path.join(folder, 'ada.en.json'),
+      JSON.stringify({ type: 'json', name: 'ada', meta: { title: 'Ada' }, content: { data: { x: 1 } } }),
+    );
     await writeFile(path.join(folder, 'ada.en.json.12345'), 'half a write');
     expect((await store.list({ collection: 'authors' })).map((item) => item.id)).toEqual(['ada']);
-    await writeFile(path.join(folder, 'ada.en.json'), JSON.stringify({ type: 'json', name: 'ada', meta: { title: 'Ada L.' }, content: { data: { x: 2 } } }));
+    await writeFile(
+      path.join(folder, 'ada.en.json'),
+      JSON.stringify({ type: 'json', name: 'ada', meta: { title: 'Ada L.' }, content: { data: { x: 2 } } }),
+    );
     expect((await store.get('ada')).locales.en!.meta.title).toBe('Ada L.');
     await rm(path.join(folder, 'ada.en.json'));
     expect(await store.list({ collection: 'authors' })).toEqual([]);
@@ -115,7 +145,8 @@ describe('content store', () => {
     const { id, etag } = await store.create(page('/stale'), undefined);
     const deFile = path.join(root, 'pages/web/pages', `${id}.de.mdx`);
     const before = await readFile(deFile, 'utf8');
-    const staleIds = async () => JSON.parse(await store.needsReviewJson('de')).items.map((item: { id: string }) => item.id);
+    const staleIds = async () =>
+      JSON.parse(await store.needsReviewJson('de')).items.map((item: { id: string }) => item.id);
     expect(await staleIds()).toEqual([]);
     await store.updateLocale(id, 'en', { content: { mdx: 'v2' } }, etag, undefined);
     expect(await staleIds()).toEqual([id]);
@@ -128,7 +159,9 @@ describe('content store', () => {
     const started = await store.exclusive(async () => {
       const write = store.updateLocale(id, 'en', { meta: { title: 'after the pull' } }, '', undefined);
       await new Promise((resolve) => setTimeout(resolve, 50));
-      const title = (await readFile(path.join(root, 'pages/web/pages', `${id}.en.mdx`), 'utf8')).match(/title: (.*)/)?.[1];
+      const title = (await readFile(path.join(root, 'pages/web/pages', `${id}.en.mdx`), 'utf8')).match(
+        /title: (.*)/,
+      )?.[1];
       await rm(path.join(root, 'pages/web/pages', `${id}.de.mdx`));
       return { write, titleDuringTask: title };
     });
@@ -142,8 +175,12 @@ describe('content store', () => {
   it('answers cached lists until the content changes or a publication date passes', async () => {
     const store = open();
     const soon = new Date(Date.now() + 1200).toISOString();
-    const later = await store.create({ ...page('/soon'), locales: { en: { pathname: '/soon', publishAt: soon, content: { mdx: 'x' } } } }, undefined);
-    const publishedIds = async () => JSON.parse(await store.listJson({ published: true })).items.map((item: { id: string }) => item.id);
+    const later = await store.create(
+      { ...page('/soon'), locales: { en: { pathname: '/soon', publishAt: soon, content: { mdx: 'x' } } } },
+      undefined,
+    );
+    const publishedIds = async () =>
+      JSON.parse(await store.listJson({ published: true })).items.map((item: { id: string }) => item.id);
     expect(await publishedIds()).toEqual([]);
     const { id } = await store.create(page('/now'), undefined);
     expect(await publishedIds()).toEqual([id]);
@@ -153,15 +190,20 @@ describe('content store', () => {
 
   it('refuses metadata over the limit', async () => {
     const store = open();
-    await expect(store.create({ ...page('/big'), meta: { description: 'x'.repeat(2000) } }, undefined))
-      .rejects.toMatchObject({ code: 'METADATA_TOO_LARGE' });
+    await expect(
+      store.create({ ...page('/big'), meta: { description: 'x'.repeat(2000) } }, undefined),
+    ).rejects.toMatchObject({ code: 'METADATA_TOO_LARGE' });
   });
 });
 
 describe('sites.json', () => {
   let root: string;
-  beforeEach(async () => { root = await mkdtemp(path.join(os.tmpdir(), 'quire-sites-')); });
-  afterEach(async () => { await rm(root, { recursive: true, force: true }); });
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'quire-sites-'));
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
 
   const errorFor = (text: string) => {
     return writeFile(path.join(root, 'sites.json'), text).then(() => {
@@ -182,12 +224,16 @@ describe('sites.json', () => {
     const broken = await errorFor('{ "sites": ');
     expect(broken.code).toBe('INTERNAL_ERROR');
     expect(broken.message).toContain('sites.json');
-    const wrongDefault = await errorFor(JSON.stringify({ sites: { web: { locales: ['en'], defaultLocale: 'de' } }, globalLocales: ['en'] }));
+    const wrongDefault = await errorFor(
+      JSON.stringify({ sites: { web: { locales: ['en'], defaultLocale: 'de' } }, globalLocales: ['en'] }),
+    );
     expect(wrongDefault.message).toContain('defaultLocale must be one of locales');
   });
 
   it('rejects site names that collide with fixed routes, naming the site', async () => {
-    const error = await errorFor(JSON.stringify({ sites: { assets: { locales: ['en'], defaultLocale: 'en' } }, globalLocales: ['en'] }));
+    const error = await errorFor(
+      JSON.stringify({ sites: { assets: { locales: ['en'], defaultLocale: 'en' } }, globalLocales: ['en'] }),
+    );
     expect(error.message).toContain('"assets"');
   });
 
@@ -195,7 +241,10 @@ describe('sites.json', () => {
     const sites = createSitesConfig(root);
     await writeFile(path.join(root, 'sites.json'), JSON.stringify(SITES));
     expect(Object.keys(sites.get().sites)).toEqual(['web']);
-    await writeFile(path.join(root, 'sites.json'), JSON.stringify({ ...SITES, sites: { ...SITES.sites, docs: { locales: ['en'], defaultLocale: 'en' } } }));
+    await writeFile(
+      path.join(root, 'sites.json'),
+      JSON.stringify({ ...SITES, sites: { ...SITES.sites, docs: { locales: ['en'], defaultLocale: 'en' } } }),
+    );
     expect(Object.keys(sites.get().sites)).toEqual(['web', 'docs']);
   });
 });

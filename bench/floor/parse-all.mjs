@@ -23,16 +23,18 @@ const files = await walk(root, []);
 let bytes = 0;
 const parsed = [];
 for (let start = 0; start < files.length; start += 64) {
-  await Promise.all(files.slice(start, start + 64).map(async (file) => {
-    const text = await fs.readFile(file, 'utf8');
-    bytes += text.length;
-    if (file.endsWith('.json')) {
-      parsed.push(JSON.parse(text));
-    } else {
-      const match = FRONT_MATTER.exec(text);
-      const header = match ? (parseYaml ? YAML.parse(match[1]) : match[1]) : {};
-      parsed.push({ header, body: match ? text.slice(match[0].length) : text });
-    }
-  }));
+  await Promise.all(
+    files.slice(start, start + 64).map(async (file) => {
+      const text = await fs.readFile(file, 'utf8');
+      bytes += text.length;
+      if (file.endsWith('.json')) {
+        parsed.push(JSON.parse(text));
+      } else {
+        const match = FRONT_MATTER.exec(text);
+        const header = match ? (parseYaml ? YAML.parse(match[1]) : match[1]) : {};
+        parsed.push({ header, body: match ? text.slice(match[0].length) : text });
+      }
+    }),
+  );
 }
 process.stdout.write(`${JSON.stringify({ files: parsed.length, bytes })}\n`);

@@ -20,7 +20,7 @@ export const SITES_JSON = {
 const HOMES = [
   { kind: 'page', site: 'www', collection: 'pages', prefix: 'www-page', type: 'visual', share: 0.15 },
   { kind: 'page', site: 'www', collection: 'blog', prefix: 'www-post', type: 'visual', share: 0.15 },
-  { kind: 'page', site: 'shop', collection: 'pages', prefix: 'shop-page', type: 'visual', share: 0.20 },
+  { kind: 'page', site: 'shop', collection: 'pages', prefix: 'shop-page', type: 'visual', share: 0.2 },
   { kind: 'fragment', collection: 'blocks', prefix: 'block', type: 'mdx', share: 0.25 },
   { kind: 'data', collection: 'products', prefix: 'product', type: 'json', share: 0.25 },
 ];
@@ -54,8 +54,14 @@ export async function generateContent({ root, decapDir, size, packageDir, seed =
   const rand = random(seed);
 
   const assetCount = Math.min(300, Math.max(20, Math.round(size * 0.3)));
-  const images = Array.from({ length: Math.ceil(assetCount * 0.6) }, (_, i) => `images/img-${String(i + 1).padStart(4, '0')}.png`);
-  const productImages = Array.from({ length: assetCount - images.length }, (_, i) => `products/prod-${String(i + 1).padStart(4, '0')}.png`);
+  const images = Array.from(
+    { length: Math.ceil(assetCount * 0.6) },
+    (_, i) => `images/img-${String(i + 1).padStart(4, '0')}.png`,
+  );
+  const productImages = Array.from(
+    { length: assetCount - images.length },
+    (_, i) => `products/prod-${String(i + 1).padStart(4, '0')}.png`,
+  );
 
   const pending = [];
   let written = 0;
@@ -65,7 +71,9 @@ export async function generateContent({ root, decapDir, size, packageDir, seed =
     if (!force && pending.length < WRITE_FILE_CONCURRENCY * 4) return;
     const batch = pending.splice(0);
     for (let start = 0; start < batch.length; start += WRITE_FILE_CONCURRENCY) {
-      await Promise.all(batch.slice(start, start + WRITE_FILE_CONCURRENCY).map(([file, data]) => fs.writeFile(file, data)));
+      await Promise.all(
+        batch.slice(start, start + WRITE_FILE_CONCURRENCY).map(([file, data]) => fs.writeFile(file, data)),
+      );
     }
     written += batch.length;
     onProgress(written, totalEstimate);
@@ -89,7 +97,18 @@ export async function generateContent({ root, decapDir, size, packageDir, seed =
 
   const catalog = {
     items: [],
-    counts: { items: 0, files: 0, pages: 0, fragments: 0, data: 0, inherited: 0, stale: 0, customized: 0, assets: assetCount, bytes: 0 },
+    counts: {
+      items: 0,
+      files: 0,
+      pages: 0,
+      fragments: 0,
+      data: 0,
+      inherited: 0,
+      stale: 0,
+      customized: 0,
+      assets: assetCount,
+      bytes: 0,
+    },
     staleByLocale: { de: 0, fr: 0 },
     untranslatedByLocale: { de: 0, fr: 0 },
     assets: [...images, ...productImages],
@@ -101,7 +120,7 @@ export async function generateContent({ root, decapDir, size, packageDir, seed =
       const id = `${home.prefix}-${String(n).padStart(5, '0')}`;
       // Which locales exist: 5% English only, 5% without French, the rest complete.
       const roll = rand();
-      const locales = roll < 0.05 ? ['en'] : roll < 0.10 ? ['en', 'de'] : LOCALES;
+      const locales = roll < 0.05 ? ['en'] : roll < 0.1 ? ['en', 'de'] : LOCALES;
       const created = BASE_TIME + Math.floor(rand() * 300) * DAY;
       const modified = created + Math.floor(rand() * 60) * DAY + Math.floor(rand() * DAY);
       const dates = {};
@@ -109,21 +128,33 @@ export async function generateContent({ root, decapDir, size, packageDir, seed =
         const p = rand();
         if (p < 0.08) dates.publishAt = '2099-01-01T00:00:00.000Z';
         else if (p < 0.12) dates.unpublishAt = iso(created + 30 * DAY);
-        else if (p < 0.20) dates.publishAt = iso(created);
+        else if (p < 0.2) dates.publishAt = iso(created);
       }
-      const item = { id, kind: home.kind, type: home.type, collection: home.collection, ...(home.site && { site: home.site }), locales: {} };
+      const item = {
+        id,
+        kind: home.kind,
+        type: home.type,
+        collection: home.collection,
+        ...(home.site && { site: home.site }),
+        locales: {},
+      };
 
       let defaultContent;
       let defaultContentEtag;
       for (const locale of locales) {
         const t = textFor(locale, rand);
         const title = t.title(4);
-        const contentFor = () => (home.type === 'visual'
-          ? { visualData: visualData(t, title, images) }
-          : home.type === 'mdx' ? { mdx: mdxSource(t, images) } : { data: dataEntry(t, n, productImages) });
+        const contentFor = () =>
+          home.type === 'visual'
+            ? { visualData: visualData(t, title, images) }
+            : home.type === 'mdx'
+              ? { mdx: mdxSource(t, images) }
+              : { data: dataEntry(t, n, productImages) };
         const file = {
           ...(home.kind === 'page'
-            ? { pathname: `${locale === DEFAULT_LOCALE ? '' : `/${locale}`}/${home.collection === 'blog' ? 'blog/' : ''}${id}` }
+            ? {
+                pathname: `${locale === DEFAULT_LOCALE ? '' : `/${locale}`}/${home.collection === 'blog' ? 'blog/' : ''}${id}`,
+              }
             : { name: id }),
           ...dates,
           created: iso(created),
@@ -146,7 +177,11 @@ export async function generateContent({ root, decapDir, size, packageDir, seed =
           file.content = contentFor();
         } else if (rand() < 0.25) {
           state = 'stale';
-          file.inheritance = { state: 'inherited', from: DEFAULT_LOCALE, inheritedEtag: contentEtagOf(earlierVersion(home.type, defaultContent)) };
+          file.inheritance = {
+            state: 'inherited',
+            from: DEFAULT_LOCALE,
+            inheritedEtag: contentEtagOf(earlierVersion(home.type, defaultContent)),
+          };
         } else {
           state = 'inherited';
           file.inheritance = { state: 'inherited', from: DEFAULT_LOCALE, inheritedEtag: defaultContentEtag };

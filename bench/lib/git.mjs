@@ -2,15 +2,19 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { childEnv, runProcess } from './processes.mjs';
 
-const gitEnv = () => childEnv({
-  GIT_AUTHOR_NAME: 'Quire Bench', GIT_AUTHOR_EMAIL: 'bench@localhost',
-  GIT_COMMITTER_NAME: 'Quire Bench', GIT_COMMITTER_EMAIL: 'bench@localhost',
-  GIT_CONFIG_NOSYSTEM: '1',
-});
+const gitEnv = () =>
+  childEnv({
+    GIT_AUTHOR_NAME: 'Quire Bench',
+    GIT_AUTHOR_EMAIL: 'bench@localhost',
+    GIT_COMMITTER_NAME: 'Quire Bench',
+    GIT_COMMITTER_EMAIL: 'bench@localhost',
+    GIT_CONFIG_NOSYSTEM: '1',
+  });
 
 export async function git(cwd, args, timeoutMs = 300_000) {
   const result = await runProcess('git', args, { cwd, env: gitEnv(), timeoutMs });
-  if (result.code !== 0) throw new Error(`git ${args.join(' ')} failed (${result.code}): ${result.output.slice(-2_000)}`);
+  if (result.code !== 0)
+    throw new Error(`git ${args.join(' ')} failed (${result.code}): ${result.output.slice(-2_000)}`);
   return result;
 }
 

@@ -59,13 +59,23 @@ export async function compareLatency({ baseline, subject, duration, rounds = 2, 
   const failures = [];
   // Slow answers (a 40 MB listing at 10k items) give few samples per run: add rounds until each
   // side has MIN_SAMPLES, within MAX_ROUNDS.
-  for (let round = 0; round < rounds || (Math.min(pooled.baseline.length, pooled.subject.length) < MIN_SAMPLES && round < MAX_ROUNDS); round++) {
+  for (
+    let round = 0;
+    round < rounds || (Math.min(pooled.baseline.length, pooled.subject.length) < MIN_SAMPLES && round < MAX_ROUNDS);
+    round++
+  ) {
     for (const side of ['baseline', 'subject']) {
       const run = await drive({ ...(side === 'baseline' ? baseline : subject), duration });
       pooled[side].push(...run.latencies);
-      if (run.bad || run.errors || run.timeouts) failures.push({ side, statuses: run.statuses, errors: run.errors, timeouts: run.timeouts });
+      if (run.bad || run.errors || run.timeouts)
+        failures.push({ side, statuses: run.statuses, errors: run.errors, timeouts: run.timeouts });
     }
   }
-  const summary = (latencies) => ({ p50: median(latencies), p90: percentile(latencies, 90), p99: percentile(latencies, 99), samples: latencies.length });
+  const summary = (latencies) => ({
+    p50: median(latencies),
+    p90: percentile(latencies, 90),
+    p99: percentile(latencies, 99),
+    samples: latencies.length,
+  });
   return { baseline: summary(pooled.baseline), subject: summary(pooled.subject), failures };
 }

@@ -25,18 +25,29 @@ async function newestMtime(entry) {
 export async function preparePackage({ repoRoot, workDir, packageDir }) {
   if (packageDir) {
     const resolved = path.resolve(packageDir);
-    if (!existsSync(path.join(resolved, 'dist', 'integration.js'))) throw new Error(`--package ${resolved} has no dist/integration.js`);
+    if (!existsSync(path.join(resolved, 'dist', 'integration.js')))
+      throw new Error(`--package ${resolved} has no dist/integration.js`);
     return { dir: resolved, warning: undefined };
   }
   if (!existsSync(path.join(repoRoot, 'dist', 'integration.js'))) {
-    throw new Error('dist/integration.js is missing: run `npm run build` first (if another build was running, wait for it and rerun).');
+    throw new Error(
+      'dist/integration.js is missing: run `npm run build` first (if another build was running, wait for it and rerun).',
+    );
   }
-  const sources = Math.max(...await Promise.all(['src', 'routes', 'integration.ts'].map((entry) => newestMtime(path.join(repoRoot, entry)))));
+  const sources = Math.max(
+    ...(await Promise.all(['src', 'routes', 'integration.ts'].map((entry) => newestMtime(path.join(repoRoot, entry))))),
+  );
   const built = await newestMtime(path.join(repoRoot, 'dist'));
-  const warning = sources > built ? 'dist/ is older than src/: the bench measures the last build; run `npm run build` to measure the current sources.' : undefined;
+  const warning =
+    sources > built
+      ? 'dist/ is older than src/: the bench measures the last build; run `npm run build` to measure the current sources.'
+      : undefined;
 
   const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', workDir], {
-    cwd: repoRoot, env: childEnv(), timeout: 120_000, maxBuffer: 16 * 1024 * 1024,
+    cwd: repoRoot,
+    env: childEnv(),
+    timeout: 120_000,
+    maxBuffer: 16 * 1024 * 1024,
   });
   const [packed] = JSON.parse(stdout);
   const tarball = path.join(workDir, packed.filename);

@@ -26,7 +26,9 @@ function ihdr(width, height, colorType) {
 export function smallPng(width, height, seed) {
   const row = 1 + width * 3;
   const raw = Buffer.alloc(row * height);
-  const r = (seed * 97) % 256, g = (seed * 57) % 256, b = (seed * 31) % 256;
+  const r = (seed * 97) % 256,
+    g = (seed * 57) % 256,
+    b = (seed * 31) % 256;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const at = y * row + 1 + x * 3;
@@ -35,7 +37,12 @@ export function smallPng(width, height, seed) {
       raw[at + 2] = (b + (x ^ y)) & 0xff;
     }
   }
-  return Buffer.concat([SIGNATURE, ihdr(width, height, 2), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    SIGNATURE,
+    ihdr(width, height, 2),
+    chunk('IDAT', zlib.deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 const STORED_MAX = 65_535;
@@ -62,14 +69,19 @@ export function largePng(targetBytes) {
 
   function adler32() {
     // Deferred modulo: 5552 is the longest run of bytes whose sums cannot overflow (zlib's NMAX).
-    let a = 1, b = 0;
+    let a = 1,
+      b = 0;
     for (let offset = 0; offset < rawBytes; offset += STORED_MAX) {
       const length = Math.min(STORED_MAX, rawBytes - offset);
       const start = offset % rowBytes;
-      for (let i = 0; i < length;) {
+      for (let i = 0; i < length; ) {
         const end = Math.min(length, i + 5552);
-        for (; i < end; i++) { a += tile[start + i]; b += a; }
-        a %= 65521; b %= 65521;
+        for (; i < end; i++) {
+          a += tile[start + i];
+          b += a;
+        }
+        a %= 65521;
+        b %= 65521;
       }
     }
     return ((b << 16) | a) >>> 0;

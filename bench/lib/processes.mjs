@@ -81,7 +81,9 @@ export function startProcess(command, args, { cwd, env = childEnv() }) {
 export async function runProcess(command, args, { cwd, env, timeoutMs }) {
   const proc = startProcess(command, args, { cwd, env });
   let timer;
-  const timedOut = new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs, 'timeout'); });
+  const timedOut = new Promise((resolve) => {
+    timer = setTimeout(resolve, timeoutMs, 'timeout');
+  });
   const result = await Promise.race([proc.exited, timedOut]);
   const ms = performance.now() - proc.started;
   clearTimeout(timer);

@@ -7,10 +7,20 @@ export function machineFacts(repoRoot) {
   const cpus = os.cpus();
   let commit = null;
   try {
-    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8', timeout: 10_000 }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'routes', 'integration.ts'], { cwd: repoRoot, encoding: 'utf8', timeout: 10_000 }).trim();
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      timeout: 10_000,
+    }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'routes', 'integration.ts'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      timeout: 10_000,
+    }).trim();
     if (dirty) commit += ' (with uncommitted changes)';
-  } catch { /* not a git checkout */ }
+  } catch {
+    /* not a git checkout */
+  }
   return {
     cpu: cpus[0]?.model?.trim() ?? 'unknown',
     cores: cpus.length,
@@ -27,22 +37,29 @@ const cell = (text) => String(text).replaceAll('|', '\\|');
 
 /** What each measure does, in a sentence, for the notes under the table. */
 const HOW = {
-  'read-locale': 'autocannon, 1 connection, rotating over 100 pages × en/de/fr (inherited locales included); the floor rotates over constant bodies of the same sizes.',
+  'read-locale':
+    'autocannon, 1 connection, rotating over 100 pages × en/de/fr (inherited locales included); the floor rotates over constant bodies of the same sizes.',
   'list-filtered': 'one filtered list; the floor answers a constant body of the same size.',
   'needs-review': 'stale inherited German locales; floor of the same size.',
   untranslated: 'items with no German locale; floor of the same size.',
   'asset-usage': 'references to one image across all content; floor of the same size.',
-  'cold-start': 'spawn of the built server to the first complete answer of `GET /content?localization=one` (the ' +
+  'cold-start':
+    'spawn of the built server to the first complete answer of `GET /content?localization=one` (the ' +
     'index is built on the first request), against a plain Node script that reads every content file ' +
     'and parses it (JSON.parse; MDX front matter split and YAML-parsed), spawn to exit; medians.',
-  writes: '8 autocannon connections, each PUTting one page with the ' +
+  writes:
+    '8 autocannon connections, each PUTting one page with the ' +
     'etag of its previous answer; then every page file is read ' +
-    'back from disk. The floor is 8 loops of the package\'s own atomic write (temp + fsync + rename) ' +
-    'on files of the same size in a plain Node process; the ratio is Quire\'s share of that rate.',
-  'git-status': 'sequential requests against native `git status --porcelain` (spawn to exit) on the content repo with 10 changed files; medians.',
-  upload: 'a real PNG streamed as multipart from a generator; the server\'s VmRSS is sampled every 20 ms; growth = peak − before.',
-  'decap-list': 'decap-server `entriesByFolder` on one markdown file per item against Quire `GET /content`; both list every entry.',
-  'decap-read': 'decap-server `getEntry` against `GET /content/:id/en`, rotating over the same 100 pages; informational.',
+    "back from disk. The floor is 8 loops of the package's own atomic write (temp + fsync + rename) " +
+    "on files of the same size in a plain Node process; the ratio is Quire's share of that rate.",
+  'git-status':
+    'sequential requests against native `git status --porcelain` (spawn to exit) on the content repo with 10 changed files; medians.',
+  upload:
+    "a real PNG streamed as multipart from a generator; the server's VmRSS is sampled every 20 ms; growth = peak − before.",
+  'decap-list':
+    'decap-server `entriesByFolder` on one markdown file per item against Quire `GET /content`; both list every entry.',
+  'decap-read':
+    'decap-server `getEntry` against `GET /content/:id/en`, rotating over the same 100 pages; informational.',
 };
 
 export function renderMarkdown(results) {
@@ -63,11 +80,15 @@ export function renderMarkdown(results) {
   ];
   for (const row of results.measures) {
     if (row.status !== 'measured') {
-      lines.push(`| ${cell(row.measure)} | — | ${cell(row.note ?? row.status)} | — | ${cell(row.target.text)} | ${row.status === 'failed' ? '**no**' : 'n/a'} |`);
+      lines.push(
+        `| ${cell(row.measure)} | — | ${cell(row.note ?? row.status)} | — | ${cell(row.target.text)} | ${row.status === 'failed' ? '**no**' : 'n/a'} |`,
+      );
       continue;
     }
-    lines.push(`| ${cell(row.measure)} | ${cell(row.floor?.label ?? '—')} | ${cell(row.quire?.label ?? '—')} ` +
-        `| ${ratio(row)} | ${cell(row.target.text)} | ${met(row)} |`);
+    lines.push(
+      `| ${cell(row.measure)} | ${cell(row.floor?.label ?? '—')} | ${cell(row.quire?.label ?? '—')} ` +
+        `| ${ratio(row)} | ${cell(row.target.text)} | ${met(row)} |`,
+    );
   }
   lines.push(
     '',

@@ -23,24 +23,63 @@ function isMet(row) {
 }
 
 export function measuredRow({ id, measure, floor, quire, ratio, target: goal, note, details }) {
-  const computedRatio = ratio !== undefined ? ratio
-    : floor?.value && quire?.value !== null && quire?.value !== undefined ? quire.value / floor.value : null;
-  const row = { id, measure, status: 'measured', floor, quire, ratio: computedRatio === null ? null : round(computedRatio, 3), target: goal, met: null, ...(note && { note }), ...(details && { details }) };
+  const computedRatio =
+    ratio !== undefined
+      ? ratio
+      : floor?.value && quire?.value !== null && quire?.value !== undefined
+        ? quire.value / floor.value
+        : null;
+  const row = {
+    id,
+    measure,
+    status: 'measured',
+    floor,
+    quire,
+    ratio: computedRatio === null ? null : round(computedRatio, 3),
+    target: goal,
+    met: null,
+    ...(note && { note }),
+    ...(details && { details }),
+  };
   row.met = isMet(row);
   return row;
 }
 
 export function skippedRow({ id, measure, target: goal, note, details }) {
-  return { id, measure, status: 'skipped', floor: null, quire: null, ratio: null, target: goal, met: null, note, ...(details && { details }) };
+  return {
+    id,
+    measure,
+    status: 'skipped',
+    floor: null,
+    quire: null,
+    ratio: null,
+    target: goal,
+    met: null,
+    note,
+    ...(details && { details }),
+  };
 }
 
 export function failedRow({ id, measure, target: goal, note, details }) {
-  return { id, measure, status: 'failed', floor: null, quire: null, ratio: null, target: goal, met: false, note, ...(details && { details }) };
+  return {
+    id,
+    measure,
+    status: 'failed',
+    floor: null,
+    quire: null,
+    ratio: null,
+    target: goal,
+    met: false,
+    note,
+    ...(details && { details }),
+  };
 }
 
-export const round = (value, digits = 3) => (value === null || value === undefined ? null : Number(value.toFixed(digits)));
+export const round = (value, digits = 3) =>
+  value === null || value === undefined ? null : Number(value.toFixed(digits));
 
-export const kb = (bytes) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${(bytes / 1024).toFixed(1)} KB`);
+export const kb = (bytes) =>
+  bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${(bytes / 1024).toFixed(1)} KB`;
 
 /** `{ status, bytes, json }` of one request, the body kept only as its size and parsed JSON. */
 export async function probe(url, init) {
@@ -56,7 +95,8 @@ export async function probe(url, init) {
 }
 
 /** An answer that says the route does not exist (yet): the endpoint is not built. */
-export const notBuilt = (answer) => (answer.status === 404 || answer.status === 405)
-  && ['ROUTE_NOT_FOUND', 'METHOD_NOT_ALLOWED'].includes(answer.json?.error?.code);
+export const notBuilt = (answer) =>
+  (answer.status === 404 || answer.status === 405) &&
+  ['ROUTE_NOT_FOUND', 'METHOD_NOT_ALLOWED'].includes(answer.json?.error?.code);
 
 export const NOT_BUILT = 'n/a: endpoint not built yet';

@@ -67,8 +67,13 @@ export default defineConfig({
 }
 
 export async function buildSite({ dir, astroBin }) {
-  const result = await runProcess(process.execPath, [astroBin, 'build'], { cwd: dir, env: childEnv(), timeoutMs: 600_000 });
-  if (result.code !== 0) throw new Error(`astro build failed in ${dir} (exit ${result.code}):\n${result.output.slice(-4_000)}`);
+  const result = await runProcess(process.execPath, [astroBin, 'build'], {
+    cwd: dir,
+    env: childEnv(),
+    timeoutMs: 600_000,
+  });
+  if (result.code !== 0)
+    throw new Error(`astro build failed in ${dir} (exit ${result.code}):\n${result.output.slice(-4_000)}`);
   return result;
 }
 
@@ -99,13 +104,20 @@ export async function spawnServer(site, extraEnv = {}) {
  * Polls `url` until `accept(response)` holds; resolves with the time since the process was
  * spawned, measured when the whole answer has arrived. Bounded; fails with the process's output.
  */
-export async function waitFor(proc, url, { timeoutMs = 120_000, intervalMs = 10, init, accept = (response) => response.status === 200 } = {}) {
+export async function waitFor(
+  proc,
+  url,
+  { timeoutMs = 120_000, intervalMs = 10, init, accept = (response) => response.status === 200 } = {},
+) {
   const deadline = Date.now() + timeoutMs;
   let exitCode;
-  void proc.exited.then((code) => { exitCode = code; });
+  void proc.exited.then((code) => {
+    exitCode = code;
+  });
   let last = 'no answer yet';
   while (Date.now() < deadline) {
-    if (exitCode !== undefined) throw new Error(`process exited (${exitCode}) before ${url} answered:\n${proc.logs().slice(-4_000)}`);
+    if (exitCode !== undefined)
+      throw new Error(`process exited (${exitCode}) before ${url} answered:\n${proc.logs().slice(-4_000)}`);
     try {
       const response = await fetch(url, { ...init, signal: AbortSignal.timeout(60_000) });
       const body = await response.arrayBuffer();

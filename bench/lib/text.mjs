@@ -38,7 +38,16 @@ export function textFor(locale, rand) {
     parts[0] = parts[0][0].toUpperCase() + parts[0].slice(1);
     return `${parts.join(' ')}.`;
   };
-  const paragraph = (sentences) => Array.from({ length: sentences }, () => sentence(6 + Math.floor(rand() * 10))).join(' ');
+  const paragraph = (sentences) =>
+    Array.from({ length: sentences }, () => sentence(6 + Math.floor(rand() * 10))).join(' ');
   const title = (count = 3) => sentence(count).slice(0, -1);
-  return { word, sentence, paragraph, title, pick: (list) => list[Math.floor(rand() * list.length)], chance: (p) => rand() < p, int: (n) => Math.floor(rand() * n) };
+  return {
+    word,
+    sentence,
+    paragraph,
+    title,
+    pick: (list) => list[Math.floor(rand() * list.length)],
+    chance: (p) => rand() < p,
+    int: (n) => Math.floor(rand() * n),
+  };
 }

@@ -22,7 +22,7 @@ export async function readManifest(dir: string): Promise<AdminManifest | null> {
     if (error.code === 'ENOENT') return null;
     throw error;
   });
-  return text === null ? null : JSON.parse(text) as AdminManifest;
+  return text === null ? null : (JSON.parse(text) as AdminManifest);
 }
 
 const TEXT_TYPES = /^(text\/|application\/(javascript|json)|image\/svg\+xml)/;
@@ -41,10 +41,13 @@ function safeSegments(relative: string): string[] | null {
     return null;
   }
   const segments = decoded.split('/');
-  return segments.every((segment) => segment !== '' && segment !== '.' && segment !== '..' && !/[\\\0]/.test(segment)) ? segments : null;
+  return segments.every((segment) => segment !== '' && segment !== '.' && segment !== '..' && !/[\\\0]/.test(segment))
+    ? segments
+    : null;
 }
 
-const notFound = () => new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+const notFound = () =>
+  new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
 
 /**
  * One of the admin's hashed files. Their names change with their content, so they are cached for

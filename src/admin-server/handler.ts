@@ -18,7 +18,10 @@ export function createAdminHandler(options: ResolvedOptions & { admin: { path: s
 
   return async (request: Request, verifyIdentity: IdentityVerifier): Promise<Response> => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return new Response('Method not allowed', { status: 405, headers: { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' } });
+      return new Response('Method not allowed', {
+        status: 405,
+        headers: { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' },
+      });
     }
     if (options.requireIdentity) {
       const result = await verifyIdentity(request.headers);
@@ -26,12 +29,17 @@ export function createAdminHandler(options: ResolvedOptions & { admin: { path: s
     }
     dir ??= adminFilesDir();
     const { pathname } = new URL(request.url);
-    if (pathname.startsWith(assetsPrefix)) return serveAdminFile(dir, pathname.slice(assetsPrefix.length), request.method === 'GET');
+    if (pathname.startsWith(assetsPrefix))
+      return serveAdminFile(dir, pathname.slice(assetsPrefix.length), request.method === 'GET');
     const manifest = await readManifest(dir);
     if (!manifest) {
-      return new Response('The Quire admin is not built: the astro-quire package has no dist/admin/manifest.json (build it with `npm run build`).', {
-        status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' },
-      });
+      return new Response(
+        'The Quire admin is not built: the astro-quire package has no dist/admin/manifest.json (build it with `npm run build`).',
+        {
+          status: 500,
+          headers: { 'content-type': 'text/plain; charset=utf-8' },
+        },
+      );
     }
     const shell = renderShell({ basePath, apiPrefix: options.prefix, mode: options.mode }, manifest);
     return html(request.method === 'GET' ? shell : '', 200);

@@ -18,19 +18,23 @@ export function renderShell(settings: ShellSettings, manifest: AdminManifest): s
   const asset = (file: string) => escapeAttribute(`${settings.basePath}/assets/${file}`);
   // `<` escaped so that no value can close the script element.
   const config = JSON.stringify(settings).replace(/</g, '\\u003c');
-  return '<!doctype html><html lang="en"><head><meta charset="utf-8">\n'
-    + '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-    + `<title>Quire</title>${manifest.css.map((file) => `<link rel="stylesheet" href="${asset(file)}">`).join('')}\n`
-    + `<script type="application/json" id="quire-admin-config">${config}</script>\n`
-    + `</head><body><div id="app"></div><script type="module" src="${asset(manifest.entry)}"></script></body></html>\n`;
+  return (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">\n' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">\n' +
+    `<title>Quire</title>${manifest.css.map((file) => `<link rel="stylesheet" href="${asset(file)}">`).join('')}\n` +
+    `<script type="application/json" id="quire-admin-config">${config}</script>\n` +
+    `</head><body><div id="app"></div><script type="module" src="${asset(manifest.entry)}"></script></body></html>\n`
+  );
 }
 
 /** The page shown instead of the admin to a caller without a verified identity. */
 export function renderRefusal(reason: string): string {
-  return '<!doctype html><html lang="en"><head><meta charset="utf-8">\n'
-    + '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign in needed · Quire</title></head>\n'
-    + '<body><main><h1>Sign in needed</h1>\n'
-    + `<p>The Quire admin needs a verified identity from the site's access gateway: ${escapeAttribute(reason)}.</p>\n`
-    + '<p>Open it through the gateway (for example after signing in with your organisation), or ask the site owner for access.</p>\n'
-    + '</main></body></html>\n';
+  return (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">\n' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign in needed · Quire</title></head>\n' +
+    '<body><main><h1>Sign in needed</h1>\n' +
+    `<p>The Quire admin needs a verified identity from the site's access gateway: ${escapeAttribute(reason)}.</p>\n` +
+    '<p>Open it through the gateway (for example after signing in with your organisation), or ask the site owner for access.</p>\n' +
+    '</main></body></html>\n'
+  );
 }

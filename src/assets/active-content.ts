@@ -5,10 +5,25 @@
  * refuses to show a PDF under a sandbox policy at all.
  */
 const PASSIVE = new Set([
-  'image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif', 'image/x-icon',
-  'image/vnd.microsoft.icon', 'image/bmp', 'image/tiff', 'image/heic', 'image/heif', 'image/jxl',
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/x-icon',
+  'image/vnd.microsoft.icon',
+  'image/bmp',
+  'image/tiff',
+  'image/heic',
+  'image/heif',
+  'image/jxl',
   'application/pdf',
 ]);
 
 export const isActiveContent = (mimeType: string) =>
-  !(PASSIVE.has(mimeType) || mimeType.startsWith('audio/') || mimeType.startsWith('video/') || mimeType.startsWith('font/'));
+  !(
+    PASSIVE.has(mimeType) ||
+    mimeType.startsWith('audio/') ||
+    mimeType.startsWith('video/') ||
+    mimeType.startsWith('font/')
+  );

@@ -4,7 +4,7 @@ import { QuireError } from '../errors.js';
 import type { Catalog } from './catalog.js';
 import { imageDimensions } from './dimensions.js';
 import { sanitizeFilename, uniqueFilename } from './filenames.js';
-import { pruneRecords, writeStep, type Folders } from './folders.js';
+import { type Folders, pruneRecords, writeStep } from './folders.js';
 import type { Manifests } from './manifest.js';
 import { parseAssetPath } from './safe-path.js';
 import { sniffFile } from './sniff.js';
@@ -25,14 +25,28 @@ export interface AddInfo {
  * allowed), size from image-size, then under the folder's lock a free clean name, a rename into
  * place and the manifest entry. A manifest that cannot be written takes the file back out.
  */
-export function createFileAdder(deps: { folders: Folders; manifests: Manifests; catalog: Catalog; allowedTypes: string[] }) {
+export function createFileAdder(deps: {
+  folders: Folders;
+  manifests: Manifests;
+  catalog: Catalog;
+  allowedTypes: string[];
+}) {
   const allowed = new Set(deps.allowedTypes);
 
-  return async function addFile(tempPath: string, originalName: string, size: number, info: AddInfo): Promise<AssetEntry> {
+  return async function addFile(
+    tempPath: string,
+    originalName: string,
+    size: number,
+    info: AddInfo,
+  ): Promise<AssetEntry> {
     const sniffed = await sniffFile(tempPath);
     if (!sniffed || !allowed.has(sniffed.mimeType)) {
       const what = sniffed ? `This file is ${sniffed.mimeType}` : 'The format of this file is not recognised';
-      throw new QuireError('ASSET_INVALID_FORMAT', `${what}; allowed: ${deps.allowedTypes.join(', ')} (assets.allowedTypes).`, { detected: sniffed?.mimeType ?? null, allowed: deps.allowedTypes });
+      throw new QuireError(
+        'ASSET_INVALID_FORMAT',
+        `${what}; allowed: ${deps.allowedTypes.join(', ')} (assets.allowedTypes).`,
+        { detected: sniffed?.mimeType ?? null, allowed: deps.allowedTypes },
+      );
     }
     const measured = sniffed.mimeType.startsWith('image/') ? await imageDimensions(tempPath) : {};
     const width = measured.width ?? info.width;

@@ -15,7 +15,10 @@ export function isPublicAddress(address: string): boolean {
 
 /** Raised from the connect-time lookup; the downloader turns it into ASSET_UPLOAD_FAILED. */
 export class BlockedAddressError extends Error {
-  constructor(readonly host: string, readonly address: string) {
+  constructor(
+    readonly host: string,
+    readonly address: string,
+  ) {
     super(`${host} resolves to ${address}, which is not a public address`);
     this.name = 'BlockedAddressError';
   }
@@ -32,7 +35,8 @@ export function guardedLookup(isAllowed: (address: string) => boolean): LookupFu
       if (error) return callback(error, '', 0);
       const blocked = addresses.find((entry) => !isAllowed(entry.address));
       if (blocked) return callback(new BlockedAddressError(hostname, blocked.address), '', 0);
-      if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
+      if (addresses.length === 0)
+        return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
       if (options.all) return callback(null, addresses);
       return callback(null, addresses[0]!.address, addresses[0]!.family);
     });

@@ -3,17 +3,20 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import mime from 'mime';
 import { fsErrorCode } from '../errors.js';
+import { signatureOf } from '../util/file-signature.js';
 import { imageDimensions } from './dimensions.js';
 import type { Manifests } from './manifest.js';
 import { isAddressableName } from './safe-path.js';
 import { sniffFile } from './sniff.js';
 import type { AssetEntry, AssetRecord, FileFacts, FolderTreeNode } from './types.js';
-import { signatureOf } from '../util/file-signature.js';
 
 export const folderLabel = (segments: string[]) => (segments.length === 0 ? '/' : `/${segments.join('/')}`);
 
 /** What a folder holds on disk: regular files and folders the API can address (no hidden names, no symlinks). */
-interface Listing { files: Array<{ name: string; stat: Stats }>; folders: string[] }
+interface Listing {
+  files: Array<{ name: string; stat: Stats }>;
+  folders: string[];
+}
 
 /**
  * Answers every read from the files on disk, reconciled with the folder manifests: a file added by
@@ -35,7 +38,12 @@ export function createCatalog(root: string, manifests: Manifests, urlOf: (assetP
     return facts;
   }
 
-  async function entryOf(segments: string[], name: string, stat: Stats, record: AssetRecord | undefined): Promise<AssetEntry> {
+  async function entryOf(
+    segments: string[],
+    name: string,
+    stat: Stats,
+    record: AssetRecord | undefined,
+  ): Promise<AssetEntry> {
     const assetPath = [...segments, name].join('/');
     const current = record && record.size === stat.size;
     const facts = current
@@ -70,13 +78,20 @@ export function createCatalog(root: string, manifests: Manifests, urlOf: (assetP
       throw error;
     }
     const visible = dirents.filter((dirent) => isAddressableName(dirent.name));
-    const files = await Promise.all(visible.filter((dirent) => dirent.isFile()).map(async (dirent) => {
-      const stat = await fs.lstat(path.join(folder, dirent.name)).catch(() => undefined);
-      return stat?.isFile() ? { name: dirent.name, stat } : undefined;
-    }));
+    const files = await Promise.all(
+      visible
+        .filter((dirent) => dirent.isFile())
+        .map(async (dirent) => {
+          const stat = await fs.lstat(path.join(folder, dirent.name)).catch(() => undefined);
+          return stat?.isFile() ? { name: dirent.name, stat } : undefined;
+        }),
+    );
     return {
       files: files.filter((file) => file !== undefined).sort((a, b) => (a.name < b.name ? -1 : 1)),
-      folders: visible.filter((dirent) => dirent.isDirectory()).map((dirent) => dirent.name).sort(),
+      folders: visible
+        .filter((dirent) => dirent.isDirectory())
+        .map((dirent) => dirent.name)
+        .sort(),
     };
   }
 
@@ -110,7 +125,7 @@ export function createCatalog(root: string, manifests: Manifests, urlOf: (assetP
       const walk = async (segments: string[]): Promise<void> => {
         const found = await listing(segments);
         if (!found) return;
-        assets.push(...await entriesIn(segments, found));
+        assets.push(...(await entriesIn(segments, found)));
         for (const name of found.folders) await walk([...segments, name]);
       };
       await walk([]);
@@ -120,16 +135,18 @@ export function createCatalog(root: string, manifests: Manifests, urlOf: (assetP
     /** The folders under the root, each with the number of assets directly in it. */
     async tree(): Promise<FolderTreeNode[]> {
       const nodesUnder = async (segments: string[], names: string[]): Promise<FolderTreeNode[]> =>
-        Promise.all(names.map(async (name) => {
-          const here = [...segments, name];
-          const found = await listing(here);
-          return {
-            name,
-            path: folderLabel(here),
-            assetCount: found?.files.length ?? 0,
-            children: found ? await nodesUnder(here, found.folders) : [],
-          };
-        }));
+        Promise.all(
+          names.map(async (name) => {
+            const here = [...segments, name];
+            const found = await listing(here);
+            return {
+              name,
+              path: folderLabel(here),
+              assetCount: found?.files.length ?? 0,
+              children: found ? await nodesUnder(here, found.folders) : [],
+            };
+          }),
+        );
       const top = await listing([]);
       return top ? nodesUnder([], top.folders) : [];
     },

@@ -26,7 +26,11 @@ const failed = (url: string, reason: string, cause?: unknown) =>
  * request, a host name by the guarded lookup), one deadline for the whole download, and the size
  * limit enforced from `Content-Length` and again while streaming.
  */
-export async function downloadToFile(input: string, target: string, options: DownloadOptions): Promise<{ size: number; finalUrl: URL }> {
+export async function downloadToFile(
+  input: string,
+  target: string,
+  options: DownloadOptions,
+): Promise<{ size: number; finalUrl: URL }> {
   const signal = AbortSignal.timeout(options.timeoutMs);
   const lookup = guardedLookup(options.isAllowed);
   let url = parseUrl(input, input);
@@ -59,28 +63,45 @@ function parseUrl(text: string, input: string): URL {
   } catch {
     throw failed(input, `"${text}" is not an absolute URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw failed(input, `only http and https URLs can be imported, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw failed(input, `only http and https URLs can be imported, not ${url.protocol}`);
   return url;
 }
 
-function request(url: URL, input: string, lookup: ReturnType<typeof guardedLookup>, signal: AbortSignal, options: DownloadOptions): Promise<IncomingMessage> {
+function request(
+  url: URL,
+  input: string,
+  lookup: ReturnType<typeof guardedLookup>,
+  signal: AbortSignal,
+  options: DownloadOptions,
+): Promise<IncomingMessage> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   // Node does not call `lookup` for an IP literal, so a literal is checked here.
   if (net.isIP(host) && !options.isAllowed(host)) throw failed(input, `${host} is not a public address`);
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    const outgoing = client.get(url, {
-      lookup,
-      signal,
-      // A fresh connection per hop: a pooled socket would skip the lookup check.
-      agent: false,
-      headers: { 'user-agent': 'astro-quire (asset import)', accept: 'image/*, application/pdf;q=0.9, */*;q=0.5' },
-    }, resolve);
+    const outgoing = client.get(
+      url,
+      {
+        lookup,
+        signal,
+        // A fresh connection per hop: a pooled socket would skip the lookup check.
+        agent: false,
+        headers: { 'user-agent': 'astro-quire (asset import)', accept: 'image/*, application/pdf;q=0.9, */*;q=0.5' },
+      },
+      resolve,
+    );
     outgoing.on('error', (error) => reject(translate(error, input, signal)));
   });
 }
 
-async function save(response: IncomingMessage, target: string, input: string, maxBytes: number, signal: AbortSignal): Promise<number> {
+async function save(
+  response: IncomingMessage,
+  target: string,
+  input: string,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<number> {
   let size = 0;
   const limit = new Transform({
     transform(chunk: Buffer, _encoding, done) {
@@ -98,12 +119,15 @@ async function save(response: IncomingMessage, target: string, input: string, ma
 }
 
 const tooLarge = (maxBytes: number) =>
-  new QuireError('ASSET_TOO_LARGE', `The file is larger than ${maxBytes} bytes (assets.maxBytes).`, { limit: maxBytes });
+  new QuireError('ASSET_TOO_LARGE', `The file is larger than ${maxBytes} bytes (assets.maxBytes).`, {
+    limit: maxBytes,
+  });
 
 function translate(error: Error, input: string, signal: AbortSignal | undefined): QuireError {
   if (error instanceof QuireError) return error;
   if (error instanceof BlockedAddressError) return failed(input, error.message, error);
-  if (signal?.aborted || error.name === 'AbortError' || error.name === 'TimeoutError') return failed(input, 'the download timed out', error);
+  if (signal?.aborted || error.name === 'AbortError' || error.name === 'TimeoutError')
+    return failed(input, 'the download timed out', error);
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return failed(input, 'the host name could not be resolved', error);
   if (code === 'ECONNREFUSED') return failed(input, 'the connection was refused', error);

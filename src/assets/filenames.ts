@@ -3,8 +3,26 @@ import { QuireError } from '../errors.js';
 
 /** Letters NFKD does not take apart, folded by hand. */
 const EXTRA_FOLDS: Record<string, string> = {
-  ß: 'ss', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', đ: 'd', Đ: 'D', ð: 'd', Ð: 'D',
-  ł: 'l', Ł: 'L', þ: 'th', Þ: 'Th', ı: 'i', ħ: 'h', Ħ: 'H', ŧ: 't', Ŧ: 'T',
+  ß: 'ss',
+  æ: 'ae',
+  Æ: 'AE',
+  œ: 'oe',
+  Œ: 'OE',
+  ø: 'o',
+  Ø: 'O',
+  đ: 'd',
+  Đ: 'D',
+  ð: 'd',
+  Ð: 'D',
+  ł: 'l',
+  Ł: 'L',
+  þ: 'th',
+  Þ: 'Th',
+  ı: 'i',
+  ħ: 'h',
+  Ħ: 'H',
+  ŧ: 't',
+  Ŧ: 'T',
 };
 
 /** Names Windows cannot create, with any extension. */
@@ -13,7 +31,9 @@ const MAX_STEM = 80;
 
 /** Unicode folded to ASCII where a plain equivalent exists ("Crème Brûlée" → "Creme Brulee"); the rest is dropped. */
 export function foldToAscii(text: string): string {
-  return [...text].map((char) => EXTRA_FOLDS[char] ?? char).join('')
+  return [...text]
+    .map((char) => EXTRA_FOLDS[char] ?? char)
+    .join('')
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '');
 }
@@ -65,5 +85,6 @@ export function checkNewFolderName(name: string, field: string): void {
   else if (/[. ]$/.test(name)) problem = 'a folder name may not end with a dot or a space';
   else if (RESERVED.test(name.split('.')[0]!)) problem = 'this is a reserved device name on Windows';
   else if (Buffer.byteLength(name) > 255) problem = 'longer than 255 bytes';
-  if (problem) throw new QuireError('INVALID_REQUEST', `Invalid ${field}: folder name "${name}": ${problem}.`, { field, problem });
+  if (problem)
+    throw new QuireError('INVALID_REQUEST', `Invalid ${field}: folder name "${name}": ${problem}.`, { field, problem });
 }

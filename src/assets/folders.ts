@@ -28,7 +28,8 @@ export function createFolders(root: string, guard: PathGuard) {
     /** Runs `task` holding the locks of the folders given by their segments. */
     locked<T>(folders: string[][], task: () => Promise<T>): Promise<T> {
       const keys = [...new Set(folders.map((segments) => path.join(root, ...segments)))].sort();
-      const run = (index: number): Promise<T> => (index === keys.length ? task() : locks.run(keys[index]!, () => run(index + 1)));
+      const run = (index: number): Promise<T> =>
+        index === keys.length ? task() : locks.run(keys[index]!, () => run(index + 1));
       return run(0);
     },
 
@@ -44,11 +45,14 @@ export function createFolders(root: string, guard: PathGuard) {
           throw error;
         });
         if (stat?.isDirectory()) continue;
-        if (stat) throw new QuireError('INVALID_REQUEST', `Invalid ${field}: "${segment}" is a file, not a folder.`, { field });
+        if (stat)
+          throw new QuireError('INVALID_REQUEST', `Invalid ${field}: "${segment}" is a file, not a folder.`, { field });
         checkNewFolderName(segment, field);
-        await writeStep(`create the folder ${current}`, () => fs.mkdir(current).catch((error) => {
-          if (fsErrorCode(error) !== 'EEXIST') throw error;
-        }));
+        await writeStep(`create the folder ${current}`, () =>
+          fs.mkdir(current).catch((error) => {
+            if (fsErrorCode(error) !== 'EEXIST') throw error;
+          }),
+        );
       }
       // Checked again now that it exists: a symlink put in its way meanwhile must not lead out.
       const { real } = await guard.resolve(segments, field);

@@ -6,14 +6,14 @@ import type { Item } from '../content/types.js';
 import { QuireError } from '../errors.js';
 import type { QuireEvent } from '../events/types.js';
 import { isActiveContent } from './active-content.js';
-import { createFileAdder, type AddInfo } from './add-file.js';
+import { type AddInfo, createFileAdder } from './add-file.js';
 import { isPublicAddress } from './address-policy.js';
 import { createCatalog } from './catalog.js';
 import { downloadToFile } from './download.js';
 import { createFolders, pruneRecords, writeStep } from './folders.js';
 import { createManifests } from './manifest.js';
 import { createMover } from './move-files.js';
-import { receiveMultipart, type ReceivedUpload } from './multipart.js';
+import { type ReceivedUpload, receiveMultipart } from './multipart.js';
 import { createPathGuard, parseAssetPath } from './safe-path.js';
 import { createTempFiles } from './temp-files.js';
 import type { AssetEntry, AssetRecord, AssetUsage } from './types.js';
@@ -62,16 +62,18 @@ export function createAssetLibrary(options: AssetLibraryOptions) {
   const moveFiles = createMover({ guard, folders, manifests, catalog });
   const computeUsage = createUsageScanner(servePrefix);
 
-  const write = <T>(task: () => Promise<T>) => options.content.shared(async () => {
-    await temp.swept();
-    return task();
-  });
+  const write = <T>(task: () => Promise<T>) =>
+    options.content.shared(async () => {
+      await temp.swept();
+      return task();
+    });
   /** Announces a change that went through, passing its result on. */
   const announced = <T>(action: (QuireEvent & { kind: 'asset' })['action'], path: string | null, result: T): T => {
     options.announce({ kind: 'asset', path, action });
     return result;
   };
-  const notFound = (assetPath: string) => new QuireError('ASSET_NOT_FOUND', `No asset at "${assetPath}".`, { path: assetPath });
+  const notFound = (assetPath: string) =>
+    new QuireError('ASSET_NOT_FOUND', `No asset at "${assetPath}".`, { path: assetPath });
 
   /** An existing asset file: its checked segments, real path and lstat. */
   async function existingFile(input: string) {
@@ -86,15 +88,23 @@ export function createAssetLibrary(options: AssetLibraryOptions) {
   /** Applies a change to an asset's manifest record (made from the file itself if it has none). */
   async function changeRecord(input: string, change: (record: AssetRecord) => AssetRecord): Promise<AssetEntry> {
     const segments = parseAssetPath(input, 'path', { folder: false });
-    return write(() => folders.locked([segments.slice(0, -1)], async () => {
-      const file = await existingFile(input);
-      const folder = path.dirname(file.real);
-      const records = await manifests.readForUpdate(folder);
-      const { filename: _filename, folder: _folder, path: _path, url: _url, ...record } = await catalog.entry(file.folder, file.name, file.stat);
-      records.set(file.name, change(record));
-      await manifests.write(folder, pruneRecords(records, await folders.namesIn(folder)));
-      return catalog.entry(file.folder, file.name, file.stat);
-    }));
+    return write(() =>
+      folders.locked([segments.slice(0, -1)], async () => {
+        const file = await existingFile(input);
+        const folder = path.dirname(file.real);
+        const records = await manifests.readForUpdate(folder);
+        const {
+          filename: _filename,
+          folder: _folder,
+          path: _path,
+          url: _url,
+          ...record
+        } = await catalog.entry(file.folder, file.name, file.stat);
+        records.set(file.name, change(record));
+        await manifests.write(folder, pruneRecords(records, await folders.namesIn(folder)));
+        return catalog.entry(file.folder, file.name, file.stat);
+      }),
+    );
   }
 
   async function importFrom(url: string, info: AddInfo): Promise<AssetEntry> {
@@ -125,7 +135,9 @@ export function createAssetLibrary(options: AssetLibraryOptions) {
       const found = await catalog.folder(segments);
       if (found) return found;
       if (segments.length === 0) return { assets: [], folders: [] };
-      throw new QuireError('ASSET_NOT_FOUND', `No folder "/${segments.join('/')}".`, { path: `/${segments.join('/')}` });
+      throw new QuireError('ASSET_NOT_FOUND', `No folder "/${segments.join('/')}".`, {
+        path: `/${segments.join('/')}`,
+      });
     },
 
     folderTree: () => catalog.tree(),
@@ -151,14 +163,17 @@ export function createAssetLibrary(options: AssetLibraryOptions) {
     /** Deletes the file and its metadata. */
     async remove(input: string): Promise<void> {
       const segments = parseAssetPath(input, 'path', { folder: false });
-      await write(() => folders.locked([segments.slice(0, -1)], async () => {
-        const file = await existingFile(input);
-        const folder = path.dirname(file.real);
-        const records = await manifests.readForUpdate(folder);
-        await writeStep(`delete ${file.segments.join('/')}`, () => fs.rm(file.real));
-        catalog.forget(file.real);
-        if (records.delete(file.name)) await manifests.write(folder, pruneRecords(records, await folders.namesIn(folder)));
-      }));
+      await write(() =>
+        folders.locked([segments.slice(0, -1)], async () => {
+          const file = await existingFile(input);
+          const folder = path.dirname(file.real);
+          const records = await manifests.readForUpdate(folder);
+          await writeStep(`delete ${file.segments.join('/')}`, () => fs.rm(file.real));
+          catalog.forget(file.real);
+          if (records.delete(file.name))
+            await manifests.write(folder, pruneRecords(records, await folders.namesIn(folder)));
+        }),
+      );
       announced('deleted', segments.join('/'), undefined);
     },
 
@@ -186,16 +201,21 @@ export function createAssetLibrary(options: AssetLibraryOptions) {
       }
       const { mimeType } = await catalog.entry(file.folder, file.name, stat);
       if (!withBody) await handle.close();
-      const body = withBody ? Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array> : undefined;
+      const body = withBody ? (Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>) : undefined;
       return { mimeType, size: stat.size, active: isActiveContent(mimeType), body };
     },
 
     /** Streams a multipart body to a temp file; the caller checks the fields, then calls `addUpload` and always `discard`. */
-    receiveUpload: (body: ReadableStream<Uint8Array> | null, contentType: string | undefined): Promise<ReceivedUpload> =>
-      receiveMultipart(body, contentType, { maxBytes: options.maxBytes, temp }),
+    receiveUpload: (
+      body: ReadableStream<Uint8Array> | null,
+      contentType: string | undefined,
+    ): Promise<ReceivedUpload> => receiveMultipart(body, contentType, { maxBytes: options.maxBytes, temp }),
 
     async addUpload(received: ReceivedUpload, info: AddInfo): Promise<AssetEntry> {
-      if (!received.file) throw new QuireError('INVALID_REQUEST', 'No file in the upload: send it in a multipart field named "file".', { field: 'file' });
+      if (!received.file)
+        throw new QuireError('INVALID_REQUEST', 'No file in the upload: send it in a multipart field named "file".', {
+          field: 'file',
+        });
       const { tempPath, originalName, size } = received.file;
       const entry = await write(() => addFile(tempPath, originalName, size, info));
       return announced('uploaded', entry.path, entry);
@@ -214,25 +234,42 @@ export function createAssetLibrary(options: AssetLibraryOptions) {
       try {
         return await importFrom(url, info);
       } catch (error) {
-        if (!(error instanceof QuireError) || (error.code !== 'ASSET_TOO_LARGE' && error.code !== 'ASSET_INVALID_FORMAT')) throw error;
+        if (
+          !(error instanceof QuireError) ||
+          (error.code !== 'ASSET_TOO_LARGE' && error.code !== 'ASSET_INVALID_FORMAT')
+        )
+          throw error;
         const reason = error.code === 'ASSET_TOO_LARGE' ? 'too-large' : 'invalid-format';
-        throw new QuireError('ASSET_UPLOAD_FAILED', `Could not import ${url}: ${error.message}`, { ...(error.details as object), url, reason }, { cause: error });
+        throw new QuireError(
+          'ASSET_UPLOAD_FAILED',
+          `Could not import ${url}: ${error.message}`,
+          { ...(error.details as object), url, reason },
+          { cause: error },
+        );
       }
     },
 
     /** Moves files between folders; `moved` counts what actually moved. */
-    move: async (...args: Parameters<typeof moveFiles>) => announced('moved', null, await write(() => moveFiles(...args))),
+    move: async (...args: Parameters<typeof moveFiles>) =>
+      announced('moved', null, await write(() => moveFiles(...args))),
 
     /** Creates a folder (and its missing parents); refuses one that exists. It gets an empty manifest, so git keeps it. */
     async createFolder(input: string): Promise<{ path: string }> {
       const segments = parseAssetPath(input, 'path', { folder: true });
       const label = `/${segments.join('/')}`;
-      if (segments.length === 0) throw new QuireError('INVALID_REQUEST', 'Invalid path: the root folder always exists.', { field: 'path' });
-      await write(() => folders.locked([segments], async () => {
-        const { real } = await guard.resolve(segments, 'path');
-        if (real) throw new QuireError('INVALID_REQUEST', `The folder "${label}" already exists.`, { field: 'path', path: label });
-        await manifests.write(await folders.ensure(segments, 'path'), new Map());
-      }));
+      if (segments.length === 0)
+        throw new QuireError('INVALID_REQUEST', 'Invalid path: the root folder always exists.', { field: 'path' });
+      await write(() =>
+        folders.locked([segments], async () => {
+          const { real } = await guard.resolve(segments, 'path');
+          if (real)
+            throw new QuireError('INVALID_REQUEST', `The folder "${label}" already exists.`, {
+              field: 'path',
+              path: label,
+            });
+          await manifests.write(await folders.ensure(segments, 'path'), new Map());
+        }),
+      );
       return announced('folder', segments.join('/'), { path: label });
     },
   };

@@ -1,23 +1,35 @@
-import fs from 'node:fs/promises';
 import type { Stats } from 'node:fs';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
 import { fsErrorCode, QuireError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import type { AssetRecord } from './types.js';
 import { signatureOf } from '../util/file-signature.js';
 import { AssetRecordSchema } from './record-schema.js';
+import type { AssetRecord } from './types.js';
 
 /** One manifest per folder, beside the files it describes; hidden, so it is never listed as an asset. */
 export const MANIFEST_NAME = '.quire-assets.json';
 
-
-const KEY_ORDER: Array<keyof AssetRecord> = ['originalName', 'mimeType', 'size', 'width', 'height', 'alt', 'tags', 'uploadedAt', 'uploadedBy'];
+const KEY_ORDER: Array<keyof AssetRecord> = [
+  'originalName',
+  'mimeType',
+  'size',
+  'width',
+  'height',
+  'alt',
+  'tags',
+  'uploadedAt',
+  'uploadedBy',
+];
 
 export type Records = Map<string, AssetRecord>;
 
-interface Cached { signature: string; records: Records; problem?: string }
-
+interface Cached {
+  signature: string;
+  records: Records;
+  problem?: string;
+}
 
 /** `{ "<filename>": { ...record } }`, filenames sorted and keys in a fixed order, so git diffs stay small. */
 function serialize(records: Records): string {
@@ -36,7 +48,10 @@ function parse(text: string, file: string): { records: Records; problem?: string
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    return { records: new Map(), problem: `${file} is not valid JSON (${(error as Error).message}); a merge conflict? Fix it by hand.` };
+    return {
+      records: new Map(),
+      problem: `${file} is not valid JSON (${(error as Error).message}); a merge conflict? Fix it by hand.`,
+    };
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { records: new Map(), problem: `${file} must hold an object of filename → metadata.` };
@@ -91,7 +106,8 @@ export function createManifests() {
     /** Like `read`, but refuses a broken manifest rather than let a write overwrite what it held. */
     async readForUpdate(folder: string): Promise<Records> {
       const loaded = await load(folder);
-      if (loaded.problem) throw new QuireError('INTERNAL_ERROR', loaded.problem, { file: path.join(folder, MANIFEST_NAME) });
+      if (loaded.problem)
+        throw new QuireError('INTERNAL_ERROR', loaded.problem, { file: path.join(folder, MANIFEST_NAME) });
       return new Map(loaded.records);
     },
 
@@ -102,7 +118,12 @@ export function createManifests() {
         cache.set(folder, { signature: signatureOf(await fs.lstat(file)), records: new Map(records) });
       } catch (error) {
         cache.delete(folder);
-        throw new QuireError('WRITE_ERROR', `Could not write ${file}: ${(error as Error).message}`, { file }, { cause: error });
+        throw new QuireError(
+          'WRITE_ERROR',
+          `Could not write ${file}: ${(error as Error).message}`,
+          { file },
+          { cause: error },
+        );
       }
     },
   };

@@ -13,7 +13,19 @@ export interface ReceivedUpload {
 }
 
 const FIELD_LIMITS = { fields: 20, fieldSize: 64 * 1024, parts: 40, files: 1, headerPairs: 100 };
-const DISK_ERRORS = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'EFBIG', 'EIO', 'EISDIR', 'ENOTDIR', 'EMFILE', 'ENFILE']);
+const DISK_ERRORS = new Set([
+  'EACCES',
+  'EPERM',
+  'EROFS',
+  'ENOSPC',
+  'EDQUOT',
+  'EFBIG',
+  'EIO',
+  'EISDIR',
+  'ENOTDIR',
+  'EMFILE',
+  'ENFILE',
+]);
 
 /**
  * Streams a `multipart/form-data` body to disk: the part named `file` goes to a temp file, never
@@ -27,11 +39,18 @@ export async function receiveMultipart(
   options: { maxBytes: number; temp: TempFiles },
 ): Promise<ReceivedUpload> {
   if (!contentType || !/^multipart\/form-data\s*;/i.test(contentType) || !body) {
-    throw new QuireError('INVALID_REQUEST', 'An upload is a multipart/form-data body with the file in a field named "file".');
+    throw new QuireError(
+      'INVALID_REQUEST',
+      'An upload is a multipart/form-data body with the file in a field named "file".',
+    );
   }
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: { 'content-type': contentType }, defParamCharset: 'utf8', limits: { ...FIELD_LIMITS, fileSize: options.maxBytes } });
+    parser = busboy({
+      headers: { 'content-type': contentType },
+      defParamCharset: 'utf8',
+      limits: { ...FIELD_LIMITS, fileSize: options.maxBytes },
+    });
   } catch (error) {
     throw new QuireError('INVALID_REQUEST', `Malformed multipart/form-data header: ${(error as Error).message}`);
   }
@@ -40,15 +59,26 @@ export async function receiveMultipart(
   const tempPath = await options.temp.create();
   const fields: Record<string, string> = {};
   // Set from the parser's callbacks.
-  const state: { file?: NonNullable<ReceivedUpload['file']>; writing?: Promise<void>; truncated: boolean; overLimit?: string } = { truncated: false };
+  const state: {
+    file?: NonNullable<ReceivedUpload['file']>;
+    writing?: Promise<void>;
+    truncated: boolean;
+    overLimit?: string;
+  } = { truncated: false };
 
   parser.on('field', (name, value) => {
     fields[name] = value;
   });
   // busboy drops what is over a limit without a word; a form that has more is refused instead.
-  parser.on('partsLimit', () => { state.overLimit ??= `more than ${FIELD_LIMITS.parts} parts`; });
-  parser.on('fieldsLimit', () => { state.overLimit ??= `more than ${FIELD_LIMITS.fields} fields`; });
-  parser.on('filesLimit', () => { state.overLimit ??= `more than ${FIELD_LIMITS.files} file`; });
+  parser.on('partsLimit', () => {
+    state.overLimit ??= `more than ${FIELD_LIMITS.parts} parts`;
+  });
+  parser.on('fieldsLimit', () => {
+    state.overLimit ??= `more than ${FIELD_LIMITS.fields} fields`;
+  });
+  parser.on('filesLimit', () => {
+    state.overLimit ??= `more than ${FIELD_LIMITS.files} file`;
+  });
   parser.on('file', (name, stream, info) => {
     if (name !== 'file' || state.writing) {
       stream.resume();
@@ -56,8 +86,12 @@ export async function receiveMultipart(
     }
     const received = { tempPath, originalName: info.filename ?? '', size: 0 };
     state.file = received;
-    stream.on('data', (chunk: Buffer) => { received.size += chunk.length; });
-    stream.on('limit', () => { state.truncated = true; });
+    stream.on('data', (chunk: Buffer) => {
+      received.size += chunk.length;
+    });
+    stream.on('limit', () => {
+      state.truncated = true;
+    });
     state.writing = pipeline(stream, createWriteStream(tempPath, { flags: 'wx' }));
     // Until it is awaited below, a failure is reported there, not as an unhandled rejection.
     state.writing.catch(() => {});
@@ -76,13 +110,22 @@ export async function receiveMultipart(
       throw new QuireError('WRITE_ERROR', `Could not store the upload: ${message}`, undefined, { cause: error });
     }
     const malformed = /multipart|boundary|unexpected end of form|malformed/i.test(message);
-    throw new QuireError(malformed ? 'INVALID_REQUEST' : 'ASSET_UPLOAD_FAILED', `The upload could not be read: ${message}`, undefined, { cause: error });
+    throw new QuireError(
+      malformed ? 'INVALID_REQUEST' : 'ASSET_UPLOAD_FAILED',
+      `The upload could not be read: ${message}`,
+      undefined,
+      { cause: error },
+    );
   }
 
   const { file } = state;
   if (state.overLimit) {
     await options.temp.remove(tempPath);
-    throw new QuireError('INVALID_REQUEST', `The upload has ${state.overLimit}: send one file, in a field named "file", with at most ${FIELD_LIMITS.fields} other fields.`, { limit: FIELD_LIMITS });
+    throw new QuireError(
+      'INVALID_REQUEST',
+      `The upload has ${state.overLimit}: send one file, in a field named "file", with at most ${FIELD_LIMITS.fields} other fields.`,
+      { limit: FIELD_LIMITS },
+    );
   }
   if (!file) {
     await options.temp.remove(tempPath);
@@ -90,7 +133,9 @@ export async function receiveMultipart(
   }
   if (state.truncated) {
     await options.temp.remove(tempPath);
-    throw new QuireError('ASSET_TOO_LARGE', `The file is larger than ${options.maxBytes} bytes (assets.maxBytes).`, { limit: options.maxBytes });
+    throw new QuireError('ASSET_TOO_LARGE', `The file is larger than ${options.maxBytes} bytes (assets.maxBytes).`, {
+      limit: options.maxBytes,
+    });
   }
   if (file.originalName === '' && file.size === 0) {
     // What a browser sends for a file input left empty.

@@ -8,7 +8,10 @@ const PERCENT_ESCAPE = /%(?:[0-9a-f]{2}|u[0-9a-f]{4})/i;
 const DRIVE = /^[a-z]:/i;
 
 const invalid = (field: string, value: string, problem: string) =>
-  new QuireError('INVALID_REQUEST', `Invalid ${field} "${value.replace(CONTROL, '?')}": ${problem}.`, { field, problem });
+  new QuireError('INVALID_REQUEST', `Invalid ${field} "${value.replace(CONTROL, '?')}": ${problem}.`, {
+    field,
+    problem,
+  });
 
 /**
  * Checks an asset or folder path as text (after the one URL decoding the router already did) and
@@ -26,7 +29,12 @@ export function parseAssetPath(input: string, field: string, options: { folder: 
     try {
       checkedSegments(folded, field, options);
     } catch (error) {
-      if (error instanceof QuireError) throw invalid(field, input, `${(error.details as { problem: string }).problem} (once its compatibility characters are folded, as NFKC does)`);
+      if (error instanceof QuireError)
+        throw invalid(
+          field,
+          input,
+          `${(error.details as { problem: string }).problem} (once its compatibility characters are folded, as NFKC does)`,
+        );
       throw error;
     }
   }
@@ -37,14 +45,16 @@ function checkedSegments(input: string, field: string, options: { folder: boolea
   if (input.length > 1024) throw invalid(field, input.slice(0, 40), 'longer than 1024 characters');
   if (CONTROL.test(input)) throw invalid(field, input, 'control characters (such as NUL) are not allowed');
   if (input.includes('\\')) throw invalid(field, input, 'backslashes are not allowed; use /');
-  if (PERCENT_ESCAPE.test(input)) throw invalid(field, input, 'it still holds a percent escape after decoding (double encoding)');
+  if (PERCENT_ESCAPE.test(input))
+    throw invalid(field, input, 'it still holds a percent escape after decoding (double encoding)');
   let rest = input;
   if (options.folder) {
     if (rest.startsWith('/')) rest = rest.slice(1);
     if (rest.endsWith('/')) rest = rest.slice(0, -1);
     if (rest === '') return [];
   }
-  if (rest.startsWith('/') || DRIVE.test(rest)) throw invalid(field, input, 'absolute paths are not allowed; paths are relative to the assets folder');
+  if (rest.startsWith('/') || DRIVE.test(rest))
+    throw invalid(field, input, 'absolute paths are not allowed; paths are relative to the assets folder');
   const segments = rest.split('/');
   for (const segment of segments) {
     if (segment === '') throw invalid(field, input, 'empty path segment');
@@ -87,7 +97,8 @@ export function createPathGuard(root: string) {
       for (;;) {
         try {
           const real = await fs.realpath(probe);
-          if (!isInside(base, real)) throw invalid(field, segments.join('/'), 'it leads outside the assets folder (through a symlink)');
+          if (!isInside(base, real))
+            throw invalid(field, segments.join('/'), 'it leads outside the assets folder (through a symlink)');
           return probe === absolute ? { absolute, real } : { absolute };
         } catch (error) {
           if (error instanceof QuireError) throw error;

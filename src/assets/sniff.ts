@@ -4,7 +4,10 @@ import { fileTypeFromFile } from 'file-type';
 /** How much of a file the SVG check reads: enough for a long XML prolog and comments. */
 const SVG_PROBE_BYTES = 64 * 1024;
 
-export interface Sniffed { mimeType: string; ext: string }
+export interface Sniffed {
+  mimeType: string;
+  ext: string;
+}
 
 /**
  * The format of a file from its bytes. file-type knows the binary formats (JPEG, PNG, GIF, WebP,
@@ -29,18 +32,13 @@ async function isSvgFile(filePath: string): Promise<boolean> {
   }
 }
 
-const PROLOG = [
-  /^\s+/,
-  /^<\?xml[^>]*\?>/,
-  /^<!--[\s\S]*?-->/,
-  /^<!DOCTYPE\s+svg[^[>]*(\[[\s\S]*?\])?\s*>/i,
-];
+const PROLOG = [/^\s+/, /^<\?xml[^>]*\?>/, /^<!--[\s\S]*?-->/, /^<!DOCTYPE\s+svg[^[>]*(\[[\s\S]*?\])?\s*>/i];
 
 /** UTF-8 text whose first element, after the XML declaration, comments and doctype, is `<svg`. */
 export function isSvgText(bytes: Uint8Array): boolean {
   if (bytes.includes(0)) return false;
   let text = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false }).decode(bytes);
-  for (let changed = true; changed;) {
+  for (let changed = true; changed; ) {
     changed = false;
     for (const pattern of PROLOG) {
       const match = pattern.exec(text);

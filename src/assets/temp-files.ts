@@ -16,16 +16,22 @@ export const TEMP_FOLDER = '.quire-tmp';
 export function createTempFiles(assetsRoot: string) {
   const folder = path.join(assetsRoot, TEMP_FOLDER);
   let ready: Promise<void> | undefined;
-  const swept = sweep().catch((error) => console.warn(`[astro-quire] could not sweep ${folder}: ${(error as Error).message}`));
+  const swept = sweep().catch((error) =>
+    console.warn(`[astro-quire] could not sweep ${folder}: ${(error as Error).message}`),
+  );
 
   async function sweep(): Promise<void> {
     const stat = await fs.lstat(folder).catch(() => undefined);
     if (stat && !stat.isDirectory()) {
       await fs.rm(folder, { force: true });
     } else if (stat) {
-      for (const name of await fs.readdir(folder)) if (name.endsWith('.part')) await fs.rm(path.join(folder, name), { force: true });
+      for (const name of await fs.readdir(folder))
+        if (name.endsWith('.part')) await fs.rm(path.join(folder, name), { force: true });
     }
-    await removeInterruptedWrites(await manifestLeftovers(assetsRoot), (target) => path.basename(target) === MANIFEST_NAME);
+    await removeInterruptedWrites(
+      await manifestLeftovers(assetsRoot),
+      (target) => path.basename(target) === MANIFEST_NAME,
+    );
   }
 
   async function prepare(): Promise<void> {
@@ -47,7 +53,12 @@ export function createTempFiles(assetsRoot: string) {
         await ready;
         await fs.mkdir(folder, { recursive: true });
       } catch (error) {
-        throw new QuireError('WRITE_ERROR', `Could not prepare ${folder} for incoming files: ${(error as Error).message}`, { folder }, { cause: error });
+        throw new QuireError(
+          'WRITE_ERROR',
+          `Could not prepare ${folder} for incoming files: ${(error as Error).message}`,
+          { folder },
+          { cause: error },
+        );
       }
       return path.join(folder, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
     },

@@ -2,7 +2,8 @@ import type { Item } from '../content/types.js';
 import type { AssetUsage } from './types.js';
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-const childField = (base: string, key: string) => (IDENTIFIER.test(key) ? `${base}.${key}` : `${base}[${JSON.stringify(key)}]`);
+const childField = (base: string, key: string) =>
+  IDENTIFIER.test(key) ? `${base}.${key}` : `${base}[${JSON.stringify(key)}]`;
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -23,7 +24,9 @@ export function createUsageScanner(servePrefix: string) {
     if (rest === '') return undefined;
     try {
       const segments = rest.split('/').map((segment) => decodeURIComponent(segment));
-      return segments.some((segment) => segment === '' || segment === '.' || segment === '..') ? undefined : segments.join('/');
+      return segments.some((segment) => segment === '' || segment === '.' || segment === '..')
+        ? undefined
+        : segments.join('/');
     } catch {
       return undefined;
     }
@@ -69,7 +72,8 @@ export function createUsageScanner(servePrefix: string) {
       }
     }
     // Stable: within one locale, references stay in the order they appear.
-    const order = (a: AssetUsage, b: AssetUsage) => (a.page === b.page ? (a.locale === b.locale ? 0 : a.locale < b.locale ? -1 : 1) : a.page < b.page ? -1 : 1);
+    const order = (a: AssetUsage, b: AssetUsage) =>
+      a.page === b.page ? (a.locale === b.locale ? 0 : a.locale < b.locale ? -1 : 1) : a.page < b.page ? -1 : 1;
     for (const list of usage.values()) list.sort(order);
     return usage;
   };

@@ -1,7 +1,7 @@
 import { type EndpointSpec, fillPath, type ResultOf } from '../http/endpoint.js';
 import { API } from '../http/endpoints.js';
-import { createEtagMemory } from './etag-memory.js';
 import { errorFromResponse } from './errors.js';
+import { createEtagMemory } from './etag-memory.js';
 import { readEventStream } from './event-stream.js';
 import type * as T from './types.js';
 
@@ -96,7 +96,8 @@ export function createQuireClient(options: QuireClientOptions) {
     return {
       collections: () => call(area.collections),
       list: (query?: T.FragmentListQuery) => call(area.list, { query }),
-      nameAvailable: (name: string, query?: T.FragmentNameQuery) => call(area.nameAvailable, { query: { ...query, name } }),
+      nameAvailable: (name: string, query?: T.FragmentNameQuery) =>
+        call(area.nameAvailable, { query: { ...query, name } }),
       get: (name: string, query?: T.FragmentGetQuery) => call(area.get, { params: { name }, query }),
     };
   }
@@ -114,11 +115,12 @@ export function createQuireClient(options: QuireClientOptions) {
     return result;
   }
 
-  const transition = (endpoint: typeof API.content.markReviewed) => async (id: string, locale: string, etag?: string) => {
-    const result = await call(endpoint, { params: { id }, query: { locale, etag: etagFor(id, locale, etag) } });
-    etags.set(id, locale, result.etag);
-    return result;
-  };
+  const transition =
+    (endpoint: typeof API.content.markReviewed) => async (id: string, locale: string, etag?: string) => {
+      const result = await call(endpoint, { params: { id }, query: { locale, etag: etagFor(id, locale, etag) } });
+      etags.set(id, locale, result.etag);
+      return result;
+    };
 
   /**
    * Listens to `GET /events` until stopped: reconnects after a failure or a drop, waiting longer
@@ -131,13 +133,18 @@ export function createQuireClient(options: QuireClientOptions) {
     if (options.signal?.aborted) stop();
     const { signal } = controller;
     const firstWait = options.retryMs ?? 1000;
-    const wait = (ms: number) => new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        resolve();
-      }, { once: true });
-    });
+    const wait = (ms: number) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          { once: true },
+        );
+      });
     void (async () => {
       let delay = firstWait;
       while (!signal.aborted) {

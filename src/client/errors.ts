@@ -56,10 +56,13 @@ export function errorFromResponse(status: number, text: string): QuireApiError {
   let envelope: { error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined;
   try {
     envelope = JSON.parse(text);
-  } catch { /* not JSON: keep the text as the message */ }
+  } catch {
+    /* not JSON: keep the text as the message */
+  }
   const error = envelope?.error;
-  const code = typeof error?.code === 'string' ? (error.code as ApiErrorCode) : `HTTP_${status}` as const;
-  const message = typeof error?.message === 'string' ? error.message : `HTTP ${status}${text ? `: ${text.slice(0, 300)}` : ''}`;
+  const code = typeof error?.code === 'string' ? (error.code as ApiErrorCode) : (`HTTP_${status}` as const);
+  const message =
+    typeof error?.message === 'string' ? error.message : `HTTP ${status}${text ? `: ${text.slice(0, 300)}` : ''}`;
   const Class = BY_STATUS[status] ?? (status >= 500 ? ServerError : QuireApiError);
   return new Class(status, code, message, error?.details);
 }

@@ -9,7 +9,11 @@ export function createEtagMemory() {
   function rememberItem(item: unknown): void {
     if (!isRecord(item) || typeof item.id !== 'string') return;
     const { id } = item;
-    if (isRecord(item.localized) && typeof item.localized.locale === 'string' && typeof item.localized.etag === 'string') {
+    if (
+      isRecord(item.localized) &&
+      typeof item.localized.locale === 'string' &&
+      typeof item.localized.etag === 'string'
+    ) {
       etags.set(key(id, item.localized.locale), item.localized.etag);
     }
     if (isRecord(item.locales)) {
@@ -43,4 +47,5 @@ export function createEtagMemory() {
 
 export type EtagMemory = ReturnType<typeof createEtagMemory>;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

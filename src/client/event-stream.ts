@@ -8,7 +8,10 @@ export interface StreamMessage {
  * Reads a `text/event-stream` body to its end, calling `onMessage` per message (the SSE format:
  * `field: value` lines, a blank line ends a message, lines starting with `:` are comments).
  */
-export async function readEventStream(body: ReadableStream<Uint8Array>, onMessage: (message: StreamMessage) => void): Promise<void> {
+export async function readEventStream(
+  body: ReadableStream<Uint8Array>,
+  onMessage: (message: StreamMessage) => void,
+): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';

@@ -1,6 +1,15 @@
 export { createQuireClient, type QuireClient, type QuireClientOptions } from './client.js';
 export {
-  ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, QuireApiError, ServerError, StaleWriteError,
-  UnauthorizedError, UnsupportedFormatError, ValidationError, type ApiErrorCode,
+  type ApiErrorCode,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  PayloadTooLargeError,
+  QuireApiError,
+  ServerError,
+  StaleWriteError,
+  UnauthorizedError,
+  UnsupportedFormatError,
+  ValidationError,
 } from './errors.js';
 export type * from './types.js';

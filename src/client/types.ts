@@ -1,10 +1,21 @@
 import type * as v from 'valibot';
 import type { ImportUrlSchema, MetaPatchSchema, MoveSchema, UploadFieldsSchema } from '../http/schemas/assets.js';
-import type { BatchOperationSchema, CreateContentSchema, ListQuerySchema, LocaleUpdateSchema, NeedsReviewQuerySchema } from '../http/schemas/content.js';
+import type {
+  BatchOperationSchema,
+  CreateContentSchema,
+  ListQuerySchema,
+  LocaleUpdateSchema,
+  NeedsReviewQuerySchema,
+} from '../http/schemas/content.js';
 import type * as R from '../http/schemas/responses.js';
 import type {
-  DataListQuerySchema, FragmentByNameQuerySchema, FragmentListQuerySchema, FragmentNameAvailableQuerySchema,
-  MoveBodySchema, PathnameAvailableQuerySchema, RedirectsQuerySchema,
+  DataListQuerySchema,
+  FragmentByNameQuerySchema,
+  FragmentListQuerySchema,
+  FragmentNameAvailableQuerySchema,
+  MoveBodySchema,
+  PathnameAvailableQuerySchema,
+  RedirectsQuerySchema,
 } from '../http/schemas/sites.js';
 
 /**
@@ -22,7 +33,10 @@ export type CreateContentInput = In<typeof CreateContentSchema>;
 export type LocaleUpdateData = In<typeof LocaleUpdateSchema>;
 /** A batch operation; without `etag`, the remembered one is sent. */
 export type BatchOperationInput = Omit<In<typeof BatchOperationSchema>, 'etag'> & { etag?: string };
-export type ContentListQuery = Omit<WithLists<In<typeof ListQuerySchema>, 'locales' | 'missingLocales'>, 'published'> & { published?: boolean | 'true' | 'false' };
+export type ContentListQuery = Omit<
+  WithLists<In<typeof ListQuerySchema>, 'locales' | 'missingLocales'>,
+  'published'
+> & { published?: boolean | 'true' | 'false' };
 export type NeedsReviewQuery = Omit<In<typeof NeedsReviewQuerySchema>, 'locale'>;
 export type DataListQuery = In<typeof DataListQuerySchema>;
 export type FragmentListQuery = In<typeof FragmentListQuerySchema>;
@@ -30,11 +44,17 @@ export type FragmentNameQuery = Omit<In<typeof FragmentNameAvailableQuerySchema>
 export type FragmentGetQuery = In<typeof FragmentByNameQuerySchema>;
 export type PathnameQuery = Omit<In<typeof PathnameAvailableQuerySchema>, 'pathname'>;
 export type RedirectsQuery = In<typeof RedirectsQuerySchema>;
-export interface UntranslatedQuery { excludeSites?: string | readonly string[]; includeUnpublished?: boolean }
+export interface UntranslatedQuery {
+  excludeSites?: string | readonly string[];
+  includeUnpublished?: boolean;
+}
 /** A page move; without `etag`, the remembered one is sent. */
 export type MoveInput = Omit<In<typeof MoveBodySchema>, 'etag'> & { etag?: string };
 /** Multipart text fields of an upload; `filename` names a Blob that is not a File; `tags` may be an array. */
-export type UploadFields = Omit<In<typeof UploadFieldsSchema>, 'tags'> & { tags?: string | readonly string[]; filename?: string };
+export type UploadFields = Omit<In<typeof UploadFieldsSchema>, 'tags'> & {
+  tags?: string | readonly string[];
+  filename?: string;
+};
 export type ImportUrlInput = In<typeof ImportUrlSchema>;
 export type AssetMetaChange = In<typeof MetaPatchSchema>;
 export type AssetMoveInput = In<typeof MoveSchema>;

@@ -3,8 +3,12 @@ import { errorResponse } from '../http/on-error.js';
 
 type Next = (error?: unknown) => void;
 type Handler = (req: IncomingMessage, res: ServerResponse, next: Next) => void;
-interface DevServer { middlewares: { stack: Array<{ route: string; handle: Handler }> } }
-interface ResolvedServerConfig { server: { cors?: unknown } }
+interface DevServer {
+  middlewares: { stack: Array<{ route: string; handle: Handler }> };
+}
+interface ResolvedServerConfig {
+  server: { cors?: unknown };
+}
 
 /** Whether a request target is under the API prefix. */
 const underPrefix = (prefix: string, target: string | undefined) => {
@@ -40,7 +44,10 @@ export function devServerPlugin(prefix: string) {
           route: '',
           handle: (req, res, next) => {
             if (!underPrefix(prefix, req.url) || isWellEncoded(req.url!.split('?')[0]!)) return next();
-            void send(res, errorResponse('INVALID_REQUEST', 'The request path has a malformed percent-encoding (such as %ff).'));
+            void send(
+              res,
+              errorResponse('INVALID_REQUEST', 'The request path has a malformed percent-encoding (such as %ff).'),
+            );
           },
         });
       };

@@ -1,10 +1,16 @@
 import path from 'node:path';
 import * as v from 'valibot';
-import { UserOptionsSchema, type AuthOption, type UserOptions } from './schema.js';
+import { type AuthOption, type UserOptions, UserOptionsSchema } from './schema.js';
 
 export const DEFAULT_ALLOWED_TYPES = [
-  'image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif',
-  'image/svg+xml', 'image/x-icon', 'application/pdf',
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/svg+xml',
+  'image/x-icon',
+  'application/pdf',
 ];
 
 /** Options after validation and defaults: plain JSON, safe to bake into a built server (no secrets). */
@@ -34,24 +40,35 @@ export const DEFAULT_ADMIN_PATH = '/__cms';
 const within = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
 
 /** The admin's mount, or null; on by default only in `astro dev`. Its pages and files must not shadow the API, nor the API them. */
-function resolveAdmin(option: UserOptions['admin'], prefix: string, mode: 'dev' | 'production'): ResolvedOptions['admin'] {
+function resolveAdmin(
+  option: UserOptions['admin'],
+  prefix: string,
+  mode: 'dev' | 'production',
+): ResolvedOptions['admin'] {
   const enabled = option === undefined ? mode === 'dev' : option !== false;
   if (!enabled) return null;
   const adminPath = (typeof option === 'object' ? option.path : undefined) ?? DEFAULT_ADMIN_PATH;
   // The API may sit below the admin (the defaults: /__cms and /__cms/api), but not on it, above it or on its files.
   if (within(adminPath, prefix) || within(prefix, `${adminPath}/assets`)) {
-    throw new Error(`astro-quire: invalid option passed to quire():\n  - admin.path: "${adminPath}" overlaps the API prefix "${prefix}"; ` +
-        `choose an admin path outside it (the API may sit below the admin, but not at ${adminPath}/assets).`);
+    throw new Error(
+      `astro-quire: invalid option passed to quire():\n  - admin.path: "${adminPath}" overlaps the API prefix "${prefix}"; ` +
+        `choose an admin path outside it (the API may sit below the admin, but not at ${adminPath}/assets).`,
+    );
   }
   return { path: adminPath };
 }
 
 /** Validates user options; the thrown message names each bad option and what is allowed. */
-export function resolveOptions(input: unknown, context: { projectRoot: string; mode: 'dev' | 'production' }): ResolvedOptions {
+export function resolveOptions(
+  input: unknown,
+  context: { projectRoot: string; mode: 'dev' | 'production' },
+): ResolvedOptions {
   const parsed = v.safeParse(UserOptionsSchema, input ?? {});
   if (!parsed.success) {
     const lines = parsed.issues.map((issue) => `  - ${v.getDotPath(issue) ?? '(options)'}: ${issue.message}`);
-    throw new Error(`astro-quire: invalid option${lines.length > 1 ? 's' : ''} passed to quire():\n${lines.join('\n')}`);
+    throw new Error(
+      `astro-quire: invalid option${lines.length > 1 ? 's' : ''} passed to quire():\n${lines.join('\n')}`,
+    );
   }
   const options = parsed.output;
   const prefix = options.prefix ?? '/__cms/api';
@@ -61,7 +78,9 @@ export function resolveOptions(input: unknown, context: { projectRoot: string; m
     contentRootFixed: options.contentRoot !== undefined,
     prefix,
     assets: {
-      dir: options.assets?.dir ? path.resolve(context.projectRoot, options.assets.dir) : path.join(contentRoot, 'assets'),
+      dir: options.assets?.dir
+        ? path.resolve(context.projectRoot, options.assets.dir)
+        : path.join(contentRoot, 'assets'),
       maxBytes: options.assets?.maxBytes ?? 50 * 1024 * 1024,
       allowedTypes: options.assets?.allowedTypes ?? DEFAULT_ALLOWED_TYPES,
     },

@@ -6,14 +6,26 @@ export const NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export const ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,95}$/;
 
 export const LocaleCode = v.pipe(v.string(), v.regex(LOCALE_PATTERN, 'Expected a locale code such as en, de or pt-BR'));
-export const CollectionName = v.pipe(v.string(), v.regex(NAME_PATTERN, 'Expected 1-64 characters: lowercase letters, digits, "_" or "-", starting with a letter or digit'));
+export const CollectionName = v.pipe(
+  v.string(),
+  v.regex(
+    NAME_PATTERN,
+    'Expected 1-64 characters: lowercase letters, digits, "_" or "-", starting with a letter or digit',
+  ),
+);
 export const SiteName = CollectionName;
-export const ContentId = v.pipe(v.string(), v.regex(ID_PATTERN, 'Expected a content ID: lowercase letters, digits and "-"'));
+export const ContentId = v.pipe(
+  v.string(),
+  v.regex(ID_PATTERN, 'Expected a content ID: lowercase letters, digits and "-"'),
+);
 
 export const Pathname = v.pipe(
   v.string(),
   v.maxLength(512, 'Expected at most 512 characters'),
-  v.check(isValidPathname, 'Expected a pathname that starts with "/", with no "." or ".." segment, "//", "?", "#", backslash, control character or trailing "/"'),
+  v.check(
+    isValidPathname,
+    'Expected a pathname that starts with "/", with no "." or ".." segment, "//", "?", "#", backslash, control character or trailing "/"',
+  ),
 );
 
 /**
@@ -28,8 +40,12 @@ export function isValidPathname(value: string): boolean {
 function isPlainPathname(value: string): boolean {
   if (!value.startsWith('/') || value.length > 512) return false;
   if (value === '/') return true;
-  return !value.endsWith('/') && !value.includes('//') && !/[?#\\\u0000-\u001f\u007f]/.test(value)
-    && !value.split('/').some((segment) => segment === '..' || segment === '.');
+  return (
+    !value.endsWith('/') &&
+    !value.includes('//') &&
+    !/[?#\\\u0000-\u001f\u007f]/.test(value) &&
+    !value.split('/').some((segment) => segment === '..' || segment === '.')
+  );
 }
 
 /**

@@ -31,7 +31,11 @@ const digest = (text: string) => hash('sha256', text, 'base64url').slice(0, 16);
 /** The meta half: everything about a locale but its content and its bookkeeping (times, authors, history). */
 export function metaEtagOf(file: LocaleFile): string {
   const { meta, pathname, name, publishAt, unpublishAt, inheritance } = file;
-  const lineage = inheritance && { state: inheritance.state, from: inheritance.from, inheritedEtag: inheritance.inheritedEtag };
+  const lineage = inheritance && {
+    state: inheritance.state,
+    from: inheritance.from,
+    inheritedEtag: inheritance.inheritedEtag,
+  };
   return digest(canonicalJson({ meta, pathname, name, publishAt, unpublishAt, inheritance: lineage }));
 }
 

@@ -5,8 +5,17 @@ import type { ContentType, LocaleFile } from './types.js';
 
 /** The order fields are written in, so that a file's diff shows only what changed. */
 const FIELD_ORDER = [
-  'pathname', 'name', 'publishAt', 'unpublishAt', 'inheritance', 'previousPathnames',
-  'created', 'createdBy', 'modified', 'modifiedBy', 'meta',
+  'pathname',
+  'name',
+  'publishAt',
+  'unpublishAt',
+  'inheritance',
+  'previousPathnames',
+  'created',
+  'createdBy',
+  'modified',
+  'modifiedBy',
+  'meta',
 ] as const;
 
 function orderedHeader(file: LocaleFile): Record<string, unknown> {
@@ -41,11 +50,13 @@ const StoredSchema = v.object({
   modified: v.optional(v.string()),
   modifiedBy: v.optional(v.string()),
   meta: v.optional(v.record(v.string(), v.unknown()), {}),
-  content: v.optional(v.object({
-    visualData: v.optional(v.unknown()),
-    mdx: v.optional(v.string()),
-    data: v.optional(v.record(v.string(), v.unknown())),
-  })),
+  content: v.optional(
+    v.object({
+      visualData: v.optional(v.unknown()),
+      mdx: v.optional(v.string()),
+      data: v.optional(v.record(v.string(), v.unknown())),
+    }),
+  ),
 });
 
 export interface ParsedLocaleFile {

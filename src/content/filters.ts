@@ -13,11 +13,18 @@ export interface ListFilters {
 
 /** Published at `now`: publishAt unset or reached, and unpublishAt unset or not yet reached. */
 export function isPublished(file: LocaleFile, now: number): boolean {
-  return (!file.publishAt || Date.parse(file.publishAt) <= now) && (!file.unpublishAt || Date.parse(file.unpublishAt) > now);
+  return (
+    (!file.publishAt || Date.parse(file.publishAt) <= now) && (!file.unpublishAt || Date.parse(file.unpublishAt) > now)
+  );
 }
 
 /** Every filter given must hold; inherited locales count as present (docs/interface.md, "Publication and filters"). */
-export function matchesFilters(item: Item, filters: ListFilters, expectedLocales: readonly string[], now: number): boolean {
+export function matchesFilters(
+  item: Item,
+  filters: ListFilters,
+  expectedLocales: readonly string[],
+  now: number,
+): boolean {
   if (filters.kind && item.kind !== filters.kind) return false;
   if (filters.site !== undefined && item.site !== filters.site) return false;
   if (filters.collection !== undefined && item.collection !== filters.collection) return false;
@@ -27,13 +34,18 @@ export function matchesFilters(item: Item, filters: ListFilters, expectedLocales
   if (filters.localization) {
     const present = item.locales.size;
     const complete = expectedLocales.every((locale) => item.locales.has(locale));
-    const fits = filters.localization === 'complete' ? complete
-      : filters.localization === 'one' ? present === 1
-      : present > 1 && !complete;
+    const fits =
+      filters.localization === 'complete'
+        ? complete
+        : filters.localization === 'one'
+          ? present === 1
+          : present > 1 && !complete;
     if (!fits) return false;
   }
   if (filters.published !== undefined) {
-    const considered = filters.locales ? filters.locales.filter((locale) => item.locales.has(locale)) : [...item.locales.keys()];
+    const considered = filters.locales
+      ? filters.locales.filter((locale) => item.locales.has(locale))
+      : [...item.locales.keys()];
     const anyPublished = considered.some((locale) => isPublished(item.locales.get(locale)!.file, now));
     if (anyPublished !== filters.published) return false;
   }

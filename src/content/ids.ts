@@ -14,9 +14,20 @@ const SLUG_MAX = 64 - 1 - ID_SUFFIX_LENGTH;
 
 /** A readable slug: a page's pathname ('/about/team' → 'about-team', '/' → 'home'), else its name or collection. */
 export function idBase(kind: Kind, source: { pathname?: string; name?: string; collection: string }): string {
-  const text = kind === 'page' && source.pathname !== undefined ? (source.pathname === '/' ? 'home' : source.pathname) : (source.name ?? source.collection);
-  const slug = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, SLUG_MAX).replace(/-+$/, '');
+  const text =
+    kind === 'page' && source.pathname !== undefined
+      ? source.pathname === '/'
+        ? 'home'
+        : source.pathname
+      : (source.name ?? source.collection);
+  const slug = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, SLUG_MAX)
+    .replace(/-+$/, '');
   return slug || kind;
 }
 

@@ -4,22 +4,37 @@ import { itemFolder } from './paths.js';
 import type { ContentType, Item, ItemHome, StoredLocale } from './types.js';
 
 /** A locale file whose ID is served by an item of another folder or type: kept aside, not served. */
-interface HiddenClaim { home: ItemHome; type: ContentType; locale: string; stored: StoredLocale }
+interface HiddenClaim {
+  home: ItemHome;
+  type: ContentType;
+  locale: string;
+  stored: StoredLocale;
+}
 
 /** Files that claim one ID for different items, as absolute paths: which are served and which are not. */
-export interface IdClash { id: string; served: string[]; ignored: string[] }
+export interface IdClash {
+  id: string;
+  served: string[];
+  ignored: string[];
+}
 
 /** When one claimant of an ID just hid another: one file of each. */
-export interface ClashNotice { id: string; served: string; ignored: string }
+export interface ClashNotice {
+  id: string;
+  served: string;
+  ignored: string;
+}
 
 /** The log line for a clash: both files, which one is served, and what to do. */
 export function describeClash({ id, served, ignored }: ClashNotice, root: string): string {
   const [kept, other] = [served, ignored].map((file) => relative(root, file));
   // A suggestion in the current scheme: `<id>-2` could be taken on another clone just the same.
   const fresh = uniqueId(id.slice(0, 83), () => false);
-  return `ID clash: ${kept} and ${other} both claim the ID "${id}". Serving ${kept} (its folder sorts first, so every server `
-    + `at this commit serves the same one) and ignoring ${other}. To keep both, rename the ignored item's files (every locale) `
-    + `to a new ID, e.g. ${fresh}, and commit.`;
+  return (
+    `ID clash: ${kept} and ${other} both claim the ID "${id}". Serving ${kept} (its folder sorts first, so every server ` +
+    `at this commit serves the same one) and ignoring ${other}. To keep both, rename the ignored item's files (every locale) ` +
+    `to a new ID, e.g. ${fresh}, and commit.`
+  );
 }
 
 const sameClaim = (a: ItemHome & { type: ContentType }, b: ItemHome, type: ContentType) =>
@@ -69,7 +84,8 @@ export class ItemIndex {
         return { id, served: servedPath, ignored: stored.path };
       }
       if (!onlyThisFile) {
-        for (const [code, other] of item.locales) this.#hide(id, { home: item, type: item.type, locale: code, stored: other });
+        for (const [code, other] of item.locales)
+          this.#hide(id, { home: item, type: item.type, locale: code, stored: other });
         notice = { id, served: stored.path, ignored: servedPath };
       }
       this.#drop(id);
@@ -95,7 +111,9 @@ export class ItemIndex {
     this.#drop(id);
     const claims = [...(this.#hidden.get(id)?.values() ?? [])];
     if (claims.length === 0) return true;
-    const first = claims.reduce((best, claim) => (claimRank(claim.home, claim.type) < claimRank(best.home, best.type) ? claim : best));
+    const first = claims.reduce((best, claim) =>
+      claimRank(claim.home, claim.type) < claimRank(best.home, best.type) ? claim : best,
+    );
     this.#promote(id, first.home, first.type);
     return true;
   }
@@ -112,7 +130,14 @@ export class ItemIndex {
   #serve(home: ItemHome, id: string, type: ContentType, locale: string, stored: StoredLocale): void {
     let item = this.items.get(id);
     if (!item) {
-      item = { id, type, kind: home.kind, collection: home.collection, ...(home.site ? { site: home.site } : {}), locales: new Map() };
+      item = {
+        id,
+        type,
+        kind: home.kind,
+        collection: home.collection,
+        ...(home.site ? { site: home.site } : {}),
+        locales: new Map(),
+      };
       this.items.set(id, item);
       this.#sorted = null;
     }

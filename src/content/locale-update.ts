@@ -47,37 +47,60 @@ function applyDate(file: LocaleFile, key: 'publishAt' | 'unpublishAt', value: Da
 
 function inheritFrom(context: UpdateContext, state: Inheritance['state']): Inheritance {
   if (context.sourceContentEtag === undefined) {
-    throw new QuireError('INVALID_REQUEST', `Locale ${context.locale} cannot ${state === 'inherited' ? 'inherit' : 'be added'} before the default locale ${context.defaultLocale} exists.`, { field: 'locale' });
+    throw new QuireError(
+      'INVALID_REQUEST',
+      `Locale ${context.locale} cannot ${state === 'inherited' ? 'inherit' : 'be added'} before the default locale ${context.defaultLocale} exists.`,
+      { field: 'locale' },
+    );
   }
   return { state, from: context.defaultLocale, inheritedEtag: context.sourceContentEtag };
 }
 
 /** The file a locale will have after an update (or a create, when `previous` is undefined). */
-export function applyLocaleUpdate(previous: LocaleFile | undefined, update: LocaleUpdate, context: UpdateContext): LocaleFile {
+export function applyLocaleUpdate(
+  previous: LocaleFile | undefined,
+  update: LocaleUpdate,
+  context: UpdateContext,
+): LocaleFile {
   const isDefault = context.locale === context.defaultLocale;
   if (update.pathname !== undefined && context.kind !== 'page') {
-    throw new QuireError('INVALID_REQUEST', 'Only pages have a pathname; fragments and data entries have a name.', { field: 'pathname' });
+    throw new QuireError('INVALID_REQUEST', 'Only pages have a pathname; fragments and data entries have a name.', {
+      field: 'pathname',
+    });
   }
   if (update.name !== undefined && context.kind === 'page') {
     throw new QuireError('INVALID_REQUEST', 'Pages have a pathname, not a name.', { field: 'name' });
   }
   if (update.inherit && isDefault) {
-    throw new QuireError('INVALID_REQUEST', `The default locale ${context.defaultLocale} cannot inherit.`, { field: 'inherit' });
+    throw new QuireError('INVALID_REQUEST', `The default locale ${context.defaultLocale} cannot inherit.`, {
+      field: 'inherit',
+    });
   }
   if (update.inherit && update.content !== undefined) {
-    throw new QuireError('INVALID_REQUEST', 'Send either content or inherit: true, not both.', { fields: ['content', 'inherit'] });
+    throw new QuireError('INVALID_REQUEST', 'Send either content or inherit: true, not both.', {
+      fields: ['content', 'inherit'],
+    });
   }
 
   const file: LocaleFile = previous
     ? { ...previous, meta: mergeMeta(previous.meta, update.meta) }
-    : { created: context.now, ...(context.by && { createdBy: context.by }), modified: context.now, meta: mergeMeta({}, update.meta) };
+    : {
+        created: context.now,
+        ...(context.by && { createdBy: context.by }),
+        modified: context.now,
+        meta: mergeMeta({}, update.meta),
+      };
 
   if (!previous) {
     if (context.kind === 'page' && update.pathname === undefined) {
-      throw new QuireError('MISSING_REQUIRED_FIELD', `A new page locale needs a pathname (locale ${context.locale}).`, { fields: [{ field: 'pathname', message: 'Required for pages' }] });
+      throw new QuireError('MISSING_REQUIRED_FIELD', `A new page locale needs a pathname (locale ${context.locale}).`, {
+        fields: [{ field: 'pathname', message: 'Required for pages' }],
+      });
     }
     if (isDefault && update.content === undefined) {
-      throw new QuireError('MISSING_REQUIRED_FIELD', `The default locale ${context.locale} needs content.`, { fields: [{ field: 'content', message: 'Required for the default locale' }] });
+      throw new QuireError('MISSING_REQUIRED_FIELD', `The default locale ${context.locale} needs content.`, {
+        fields: [{ field: 'content', message: 'Required for the default locale' }],
+      });
     }
     if (!isDefault) file.inheritance = inheritFrom(context, update.content === undefined ? 'inherited' : 'customized');
   } else if (update.inherit && file.inheritance?.state !== 'inherited') {
@@ -105,7 +128,9 @@ export function applyLocaleUpdate(previous: LocaleFile | undefined, update: Loca
 
 /** The old pathname joins the history (for redirects); a pathname moved back to leaves it. */
 function movedAwayFrom(previous: LocaleFile, next: string): string[] | undefined {
-  const history = (previous.previousPathnames ?? []).filter((pathname) => pathname !== next && pathname !== previous.pathname);
+  const history = (previous.previousPathnames ?? []).filter(
+    (pathname) => pathname !== next && pathname !== previous.pathname,
+  );
   history.push(previous.pathname!);
   return history;
 }

@@ -8,10 +8,21 @@ export function hasName(item: Item, name: string, locale?: string): boolean {
 }
 
 /** The item in this scope (kind, site or global, collection) named `name`, other than `exceptId`. */
-export function findNamed(items: Iterable<Item>, home: ItemHome, name: string, options: { exceptId?: string; locale?: string } = {}): Item | undefined {
+export function findNamed(
+  items: Iterable<Item>,
+  home: ItemHome,
+  name: string,
+  options: { exceptId?: string; locale?: string } = {},
+): Item | undefined {
   for (const item of items) {
-    if (item.kind === home.kind && item.site === home.site && item.collection === home.collection
-      && item.id !== options.exceptId && hasName(item, name, options.locale)) return item;
+    if (
+      item.kind === home.kind &&
+      item.site === home.site &&
+      item.collection === home.collection &&
+      item.id !== options.exceptId &&
+      hasName(item, name, options.locale)
+    )
+      return item;
   }
   return undefined;
 }

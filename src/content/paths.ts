@@ -9,15 +9,23 @@ import type { ContentType, ItemHome } from './types.js';
  *   site-fragments/<site>/<collection>/<id>.<locale>.json|mdx
  *   data/<collection>/<id>.<locale>.json
  */
-export const TOP_FOLDERS = { pages: 'pages', fragments: 'fragments', siteFragments: 'site-fragments', data: 'data' } as const;
+export const TOP_FOLDERS = {
+  pages: 'pages',
+  fragments: 'fragments',
+  siteFragments: 'site-fragments',
+  data: 'data',
+} as const;
 
 export function itemFolder(home: ItemHome): string {
   switch (home.kind) {
-    case 'page': return path.join(TOP_FOLDERS.pages, home.site!, home.collection);
-    case 'fragment': return home.site
-      ? path.join(TOP_FOLDERS.siteFragments, home.site, home.collection)
-      : path.join(TOP_FOLDERS.fragments, home.collection);
-    case 'data': return path.join(TOP_FOLDERS.data, home.collection);
+    case 'page':
+      return path.join(TOP_FOLDERS.pages, home.site!, home.collection);
+    case 'fragment':
+      return home.site
+        ? path.join(TOP_FOLDERS.siteFragments, home.site, home.collection)
+        : path.join(TOP_FOLDERS.fragments, home.collection);
+    case 'data':
+      return path.join(TOP_FOLDERS.data, home.collection);
   }
 }
 
@@ -43,9 +51,13 @@ export function parseContentPath(relative: string): ParsedContentPath | null {
   const folders = parts.slice(0, -1);
   if (!folders.slice(1).every((folder) => NAME_PATTERN.test(folder))) return null;
   const base = { id, locale, extension };
-  if (folders[0] === TOP_FOLDERS.pages && folders.length === 3) return { ...base, kind: 'page', site: folders[1], collection: folders[2] };
-  if (folders[0] === TOP_FOLDERS.fragments && folders.length === 2) return { ...base, kind: 'fragment', collection: folders[1] };
-  if (folders[0] === TOP_FOLDERS.siteFragments && folders.length === 3) return { ...base, kind: 'fragment', site: folders[1], collection: folders[2] };
-  if (folders[0] === TOP_FOLDERS.data && folders.length === 2 && extension === 'json') return { ...base, kind: 'data', collection: folders[1] };
+  if (folders[0] === TOP_FOLDERS.pages && folders.length === 3)
+    return { ...base, kind: 'page', site: folders[1], collection: folders[2] };
+  if (folders[0] === TOP_FOLDERS.fragments && folders.length === 2)
+    return { ...base, kind: 'fragment', collection: folders[1] };
+  if (folders[0] === TOP_FOLDERS.siteFragments && folders.length === 3)
+    return { ...base, kind: 'fragment', site: folders[1], collection: folders[2] };
+  if (folders[0] === TOP_FOLDERS.data && folders.length === 2 && extension === 'json')
+    return { ...base, kind: 'data', collection: folders[1] };
   return null;
 }

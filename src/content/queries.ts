@@ -59,7 +59,12 @@ export function createContentQueries(store: ContentStore, sites: SitesSource) {
       return manifestsOf(await store.list({ kind: 'page', site, ...(locale && { locales: [locale] }) }), locale);
     },
 
-    async pathnameAvailability(site: string, pathname: string, locale: string, excludeId?: string): Promise<Availability> {
+    async pathnameAvailability(
+      site: string,
+      pathname: string,
+      locale: string,
+      excludeId?: string,
+    ): Promise<Availability> {
       return availability(await store.pathnameOwner(site, locale, pathname, excludeId));
     },
 
@@ -111,8 +116,10 @@ export function createContentQueries(store: ContentStore, sites: SitesSource) {
     /** `{ items, total }` as JSON text: the manifests of the items that lack `targetLocale`, cached per query. */
     untranslatedJson(targetLocale: string, options: { excludeSites: string[]; includeUnpublished: boolean }) {
       const { excludeSites, includeUnpublished } = options;
-      return store.selectionJson(`untranslated:${targetLocale}:${excludeSites.join(',')}:${includeUnpublished}`, (items) =>
-        untranslated(items, sites.get(), targetLocale, { excludeSites, includeUnpublished, now: Date.now() }),
+      return store.selectionJson(
+        `untranslated:${targetLocale}:${excludeSites.join(',')}:${includeUnpublished}`,
+        (items) =>
+          untranslated(items, sites.get(), targetLocale, { excludeSites, includeUnpublished, now: Date.now() }),
       );
     },
   };

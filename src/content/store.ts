@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { QuireError } from '../errors.js';
 import type { ChangeFeed } from '../events/feed.js';
-import { requireSite, siteNamed, type SiteConfig, type SitesConfig, type SitesSource } from '../sites/sites-config.js';
+import { requireSite, type SiteConfig, type SitesConfig, type SitesSource, siteNamed } from '../sites/sites-config.js';
 import { leadsOutside, writeFileAtomic } from '../util/atomic-write.js';
 import { signatureOf } from '../util/file-signature.js';
 import { KeyedLock } from '../util/keyed-lock.js';
@@ -11,13 +11,13 @@ import { WriteGate } from '../util/write-gate.js';
 import { createDerivedCache } from './derived-cache.js';
 import { canonicalJson, contentEtagOf } from './etag.js';
 import { serializeLocaleFile } from './files.js';
-import { matchesFilters, type ListFilters } from './filters.js';
+import { type ListFilters, matchesFilters } from './filters.js';
 import { idBase, uniqueId } from './ids.js';
-import { ItemIndex, type IdClash } from './item-index.js';
+import { type IdClash, ItemIndex } from './item-index.js';
+import { applyLocaleUpdate, type DateInput, type LocaleUpdate, mergeMeta } from './locale-update.js';
 import { findNamed } from './names.js';
-import { applyLocaleUpdate, mergeMeta, type DateInput, type LocaleUpdate } from './locale-update.js';
 import { localeFilePath } from './paths.js';
-import { computeProblems, type ContentProblem } from './problems.js';
+import { type ContentProblem, computeProblems } from './problems.js';
 import { createIndexSync, storedLocale } from './sync.js';
 import type { ContentData, ContentType, Item, ItemHome, Kind, LocaleFile, Meta } from './types.js';
 import { currentEtag, entryOf, isStale, localizedEntryOf } from './views.js';
@@ -29,19 +29,31 @@ export interface CreateInput {
   type: ContentType;
   name?: string;
   meta?: Meta;
-  locales: Record<string, {
-    pathname?: string;
-    publishAt?: DateInput;
-    unpublishAt?: DateInput;
-    meta?: Meta;
-    content?: ContentData;
-    inherit?: boolean;
-  }>;
+  locales: Record<
+    string,
+    {
+      pathname?: string;
+      publishAt?: DateInput;
+      unpublishAt?: DateInput;
+      meta?: Meta;
+      content?: ContentData;
+      inherit?: boolean;
+    }
+  >;
 }
 
-export interface BatchOperation { id: string; locale: string; data: LocaleUpdate; etag: string }
+export interface BatchOperation {
+  id: string;
+  locale: string;
+  data: LocaleUpdate;
+  etag: string;
+}
 /** An operation the HTTP layer already found invalid: reported in place, like any other failure. */
-export interface RejectedOperation { id: string; locale: string; error: QuireError }
+export interface RejectedOperation {
+  id: string;
+  locale: string;
+  error: QuireError;
+}
 
 export interface StoreOptions {
   root: string;
@@ -87,7 +99,11 @@ export function createContentStore(options: StoreOptions) {
     if (feed.listeners === 0 || catchUp) return;
     catchUp = setTimeout(() => {
       catchUp = undefined;
-      sync.fresh().catch((error) => console.warn(`[astro-quire] could not catch up with changed files: ${(error as Error).message}`));
+      sync
+        .fresh()
+        .catch((error) =>
+          console.warn(`[astro-quire] could not catch up with changed files: ${(error as Error).message}`),
+        );
     }, DISK_CHANGE_SETTLE_MS);
     catchUp.unref();
   }
@@ -133,14 +149,22 @@ export function createContentStore(options: StoreOptions) {
   function requireConfiguredLocale(home: ItemHome, locale: string, locales: readonly string[]) {
     if (!locales.includes(locale)) {
       const where = home.site !== undefined ? `site "${home.site}"` : 'globalLocales';
-      throw new QuireError('INVALID_REQUEST', `Locale ${locale} is not configured for ${where} in sites.json (configured: ${locales.join(', ')}).`, { field: 'locale', locale, allowed: locales });
+      throw new QuireError(
+        'INVALID_REQUEST',
+        `Locale ${locale} is not configured for ${where} in sites.json (configured: ${locales.join(', ')}).`,
+        { field: 'locale', locale, allowed: locales },
+      );
     }
   }
 
   function checkMetaSize(meta: Meta, locale: string) {
     const bytes = Buffer.byteLength(JSON.stringify(meta));
     if (bytes > options.metadataBytes) {
-      throw new QuireError('METADATA_TOO_LARGE', `The meta of locale ${locale} is ${bytes} bytes; the limit is ${options.metadataBytes} (limits.metadataBytes).`, { locale, bytes, limit: options.metadataBytes });
+      throw new QuireError(
+        'METADATA_TOO_LARGE',
+        `The meta of locale ${locale} is ${bytes} bytes; the limit is ${options.metadataBytes} (limits.metadataBytes).`,
+        { locale, bytes, limit: options.metadataBytes },
+      );
     }
   }
 
@@ -148,7 +172,13 @@ export function createContentStore(options: StoreOptions) {
 
   function pathnameOwner(site: string, locale: string, pathname: string, exceptId?: string): string | undefined {
     for (const item of index.items.values()) {
-      if (item.kind === 'page' && item.site === site && item.id !== exceptId && item.locales.get(locale)?.file.pathname === pathname) return item.id;
+      if (
+        item.kind === 'page' &&
+        item.site === site &&
+        item.id !== exceptId &&
+        item.locales.get(locale)?.file.pathname === pathname
+      )
+        return item.id;
     }
     return undefined;
   }
@@ -158,12 +188,22 @@ export function createContentStore(options: StoreOptions) {
 
   function assertPathnameFree(site: string, locale: string, pathname: string, exceptId?: string) {
     const owner = pathnameOwner(site, locale, pathname, exceptId);
-    if (owner) throw new QuireError('PATHNAME_TAKEN', `The pathname ${pathname} is already used by "${owner}" in site "${site}" (${locale}).`, { pathname, locale, existingId: owner });
+    if (owner)
+      throw new QuireError(
+        'PATHNAME_TAKEN',
+        `The pathname ${pathname} is already used by "${owner}" in site "${site}" (${locale}).`,
+        { pathname, locale, existingId: owner },
+      );
   }
 
   function assertNameFree(home: ItemHome, name: string, exceptId?: string) {
     const owner = nameOwner(home, name, { exceptId });
-    if (owner) throw new QuireError('ALREADY_EXISTS', `A ${home.kind === 'data' ? 'data entry' : home.kind} named "${name}" already exists in collection "${home.collection}" ("${owner}").`, { name, existingId: owner });
+    if (owner)
+      throw new QuireError(
+        'ALREADY_EXISTS',
+        `A ${home.kind === 'data' ? 'data entry' : home.kind} named "${name}" already exists in collection "${home.collection}" ("${owner}").`,
+        { name, existingId: owner },
+      );
   }
 
   // ---- files ----
@@ -180,7 +220,12 @@ export function createContentStore(options: StoreOptions) {
     });
   }
 
-  async function writeLocale(item: ItemHome & { id: string; type: ContentType }, locale: string, file: LocaleFile, by: Author) {
+  async function writeLocale(
+    item: ItemHome & { id: string; type: ContentType },
+    locale: string,
+    file: LocaleFile,
+    by: Author,
+  ) {
     const filePath = localeFilePath(root, item, item.id, locale, item.type);
     // A site or collection folder that is a symlink out of the root: the scan never reads there, and no write goes there.
     const folder = path.dirname(filePath);
@@ -191,7 +236,11 @@ export function createContentStore(options: StoreOptions) {
       // An unreadable folder: the write below fails and says why.
     }
     if (outside) {
-      throw new QuireError('INVALID_REQUEST', `The folder ${path.relative(root, folder)} leads outside the content root (through a symlink): content cannot be stored there.`, { folder: path.relative(root, folder) });
+      throw new QuireError(
+        'INVALID_REQUEST',
+        `The folder ${path.relative(root, folder)} leads outside the content root (through a symlink): content cannot be stored there.`,
+        { folder: path.relative(root, folder) },
+      );
     }
     try {
       fsSync.mkdirSync(folder, { recursive: true });
@@ -202,7 +251,12 @@ export function createContentStore(options: StoreOptions) {
       announce(item.id, locale, existed ? 'updated' : 'created', by ?? null);
       return stored;
     } catch (error) {
-      throw new QuireError('WRITE_ERROR', `Could not write ${filePath}: ${(error as Error).message}`, { file: filePath }, { cause: error });
+      throw new QuireError(
+        'WRITE_ERROR',
+        `Could not write ${filePath}: ${(error as Error).message}`,
+        { file: filePath },
+        { cause: error },
+      );
     }
   }
 
@@ -211,7 +265,12 @@ export function createContentStore(options: StoreOptions) {
     try {
       await fs.rm(stored.path, { force: true });
     } catch (error) {
-      throw new QuireError('WRITE_ERROR', `Could not delete ${stored.path}: ${(error as Error).message}`, { file: stored.path }, { cause: error });
+      throw new QuireError(
+        'WRITE_ERROR',
+        `Could not delete ${stored.path}: ${(error as Error).message}`,
+        { file: stored.path },
+        { cause: error },
+      );
     }
     index.removeLocale(item.id, locale);
   }
@@ -221,7 +280,9 @@ export function createContentStore(options: StoreOptions) {
   function filterItems(filters: ListFilters): Item[] {
     const now = Date.now();
     const config = filters.localization ? sites.get() : undefined;
-    return index.sorted().filter((item) => matchesFilters(item, filters, config ? expectedLocales(item, config) : [], now));
+    return index
+      .sorted()
+      .filter((item) => matchesFilters(item, filters, config ? expectedLocales(item, config) : [], now));
   }
 
   function staleItems(locale: string, kind?: Kind): Item[] {
@@ -238,7 +299,9 @@ export function createContentStore(options: StoreOptions) {
   async function selectionJson(key: string, select: (sorted: readonly Item[]) => readonly Item[]): Promise<string> {
     await sync.fresh();
     const config = sites.get();
-    return cached(`${key}\0${configKeys.get(config) ?? keyConfig(config)}`, () => manifestListJson(select(index.sorted())));
+    return cached(`${key}\0${configKeys.get(config) ?? keyConfig(config)}`, () =>
+      manifestListJson(select(index.sorted())),
+    );
   }
 
   function manifestListJson(items: readonly Item[]): string {
@@ -256,14 +319,22 @@ export function createContentStore(options: StoreOptions) {
 
   function requireLocale(item: Item, locale: string) {
     const stored = item.locales.get(locale);
-    if (!stored) throw new QuireError('CONTENT_NOT_FOUND', `Content "${item.id}" has no locale ${locale}.`, { id: item.id, locale });
+    if (!stored)
+      throw new QuireError('CONTENT_NOT_FOUND', `Content "${item.id}" has no locale ${locale}.`, {
+        id: item.id,
+        locale,
+      });
     return stored;
   }
 
   function checkEtag(item: Item, locale: string, etag: string) {
     const current = currentEtag(item, requireLocale(item, locale));
     if (etag !== current) {
-      throw new QuireError('STALE_WRITE', `Content "${item.id}" (${locale}) changed since it was read: reload it and apply your change again.`, { id: item.id, locale, currentEtag: current });
+      throw new QuireError(
+        'STALE_WRITE',
+        `Content "${item.id}" (${locale}) changed since it was read: reload it and apply your change again.`,
+        { id: item.id, locale, currentEtag: current },
+      );
     }
   }
 
@@ -283,7 +354,11 @@ export function createContentStore(options: StoreOptions) {
       // An etag names a version of this locale: if the locale is gone (deleted meanwhile), the write
       // must not bring it back with only what this request carries.
       if (!previous && etag !== '') {
-        throw new QuireError('STALE_WRITE', `Content "${id}" has no locale ${locale} any more (it was deleted since it was read): reload it; a new translation is added without an etag.`, { id, locale, currentEtag: null });
+        throw new QuireError(
+          'STALE_WRITE',
+          `Content "${id}" has no locale ${locale} any more (it was deleted since it was read): reload it; a new translation is added without an etag.`,
+          { id, locale, currentEtag: null },
+        );
       }
       if (!previous) {
         requireConfiguredLocale(item, locale, locales);
@@ -292,14 +367,19 @@ export function createContentStore(options: StoreOptions) {
         if (item.kind !== 'page' && update.name === undefined && name !== undefined) update = { ...update, name };
       }
       const file = applyLocaleUpdate(previous?.file, update, {
-        kind: item.kind, type: item.type, locale, defaultLocale,
+        kind: item.kind,
+        type: item.type,
+        locale,
+        defaultLocale,
         sourceContentEtag: item.locales.get(defaultLocale)?.contentEtag,
-        now: new Date().toISOString(), by,
+        now: new Date().toISOString(),
+        by,
       });
       checkMetaSize(file.meta, locale);
-      const renames = (file.pathname !== previous?.file.pathname) || (file.name !== previous?.file.name);
+      const renames = file.pathname !== previous?.file.pathname || file.name !== previous?.file.name;
       const write = async () => {
-        if (item.kind === 'page' && file.pathname !== previous?.file.pathname) assertPathnameFree(item.site!, locale, file.pathname!, item.id);
+        if (item.kind === 'page' && file.pathname !== previous?.file.pathname)
+          assertPathnameFree(item.site!, locale, file.pathname!, item.id);
         if (file.name !== undefined && file.name !== previous?.file.name) assertNameFree(item, file.name, item.id);
         return writeLocale(item, locale, file, by);
       };
@@ -318,7 +398,11 @@ export function createContentStore(options: StoreOptions) {
       const state = stored.file.inheritance?.state;
       const wanted = kind === 'revert-to-inherited' ? 'customized' : 'inherited';
       if (locale === defaultLocale || state !== wanted) {
-        throw new QuireError('INVALID_REQUEST', `${kind} applies to a ${wanted} locale; ${locale} of "${id}" is ${locale === defaultLocale ? 'the default locale' : (state ?? 'not inheriting')}.`, { id, locale, state: state ?? null });
+        throw new QuireError(
+          'INVALID_REQUEST',
+          `${kind} applies to a ${wanted} locale; ${locale} of "${id}" is ${locale === defaultLocale ? 'the default locale' : (state ?? 'not inheriting')}.`,
+          { id, locale, state: state ?? null },
+        );
       }
       const source = item.locales.get(stored.file.inheritance!.from);
       const sourceEtag = source?.contentEtag;
@@ -331,7 +415,11 @@ export function createContentStore(options: StoreOptions) {
         file.inheritance = { ...file.inheritance!, state: 'customized', inheritedEtag: sourceEtag };
         file.content = source?.file.content ?? {};
       } else {
-        file.inheritance = { state: 'inherited', from: defaultLocale, inheritedEtag: item.locales.get(defaultLocale)?.contentEtag };
+        file.inheritance = {
+          state: 'inherited',
+          from: defaultLocale,
+          inheritedEtag: item.locales.get(defaultLocale)?.contentEtag,
+        };
         delete file.content;
       }
       const written = await writeLocale(item, locale, file, by);
@@ -363,7 +451,12 @@ export function createContentStore(options: StoreOptions) {
     },
 
     /** The ID of the page of the site that has this pathname in this locale (other than `exceptId`). */
-    async pathnameOwner(site: string, locale: string, pathname: string, exceptId?: string): Promise<string | undefined> {
+    async pathnameOwner(
+      site: string,
+      locale: string,
+      pathname: string,
+      exceptId?: string,
+    ): Promise<string | undefined> {
       await sync.fresh();
       return pathnameOwner(site, locale, pathname, exceptId);
     },
@@ -384,7 +477,8 @@ export function createContentStore(options: StoreOptions) {
     listJson: (filters: ListFilters) => selectionJson(`list:${canonicalJson(filters)}`, () => filterItems(filters)),
 
     /** `{ items, total }` of the items whose `locale` is stale, as JSON, cached per query. */
-    needsReviewJson: (locale: string, kind?: Kind) => selectionJson(`needs-review:${locale}:${kind ?? ''}`, () => staleItems(locale, kind)),
+    needsReviewJson: (locale: string, kind?: Kind) =>
+      selectionJson(`needs-review:${locale}:${kind ?? ''}`, () => staleItems(locale, kind)),
 
     selectionJson,
 
@@ -402,11 +496,17 @@ export function createContentStore(options: StoreOptions) {
 
     async create(input: CreateInput, by: Author) {
       await sync.fresh();
-      const home: ItemHome = { kind: input.kind, collection: input.collection, ...(input.site !== undefined && { site: input.site }) };
+      const home: ItemHome = {
+        kind: input.kind,
+        collection: input.collection,
+        ...(input.site !== undefined && { site: input.site }),
+      };
       const { defaultLocale, locales } = scopeOf(home);
       const localeCodes = Object.keys(input.locales);
       if (!localeCodes.includes(defaultLocale)) {
-        throw new QuireError('MISSING_REQUIRED_FIELD', `locales must include the default locale ${defaultLocale}.`, { fields: [{ field: `locales.${defaultLocale}`, message: 'The default locale is required' }] });
+        throw new QuireError('MISSING_REQUIRED_FIELD', `locales must include the default locale ${defaultLocale}.`, {
+          fields: [{ field: `locales.${defaultLocale}`, message: 'The default locale is required' }],
+        });
       }
       for (const locale of localeCodes) requireConfiguredLocale(home, locale, locales);
       const now = new Date().toISOString();
@@ -417,40 +517,58 @@ export function createContentStore(options: StoreOptions) {
       for (const locale of ordered) {
         const { meta, ...rest } = input.locales[locale]!;
         if (rest.content === undefined && !rest.inherit) {
-          throw new QuireError('MISSING_REQUIRED_FIELD', `Locale ${locale} needs content (or inherit: true to take the default locale's).`, { fields: [{ field: `locales.${locale}.content`, message: 'Required' }] });
+          throw new QuireError(
+            'MISSING_REQUIRED_FIELD',
+            `Locale ${locale} needs content (or inherit: true to take the default locale's).`,
+            { fields: [{ field: `locales.${locale}.content`, message: 'Required' }] },
+          );
         }
-        const file = applyLocaleUpdate(undefined, { ...rest, meta: mergeMeta(input.meta ?? {}, meta), ...(input.name !== undefined && { name: input.name }) }, {
-          kind: input.kind, type: input.type, locale, defaultLocale, sourceContentEtag, now, by,
-        });
+        const file = applyLocaleUpdate(
+          undefined,
+          { ...rest, meta: mergeMeta(input.meta ?? {}, meta), ...(input.name !== undefined && { name: input.name }) },
+          {
+            kind: input.kind,
+            type: input.type,
+            locale,
+            defaultLocale,
+            sourceContentEtag,
+            now,
+            by,
+          },
+        );
         checkMetaSize(file.meta, locale);
         files.set(locale, file);
         if (locale === defaultLocale) sourceContentEtag = contentEtagOf(file.content);
       }
-      return gate.shared(() => namingLock.run('names', async () => {
-        await sync.fresh();
-        if (input.kind === 'page') {
-          for (const [locale, file] of files) assertPathnameFree(input.site!, locale, file.pathname!);
-        } else if (input.name !== undefined) {
-          assertNameFree(home, input.name);
-        }
-        // A fragment or data entry created without a name is named by its ID, so it can be looked up by name.
-        const unnamed = input.kind !== 'page' && input.name === undefined;
-        const id = uniqueId(
-          idBase(input.kind, { ...input, pathname: files.get(defaultLocale)!.pathname }),
-          (candidate) => index.get(candidate) !== undefined || (unnamed && nameOwner(home, candidate) !== undefined)
-            || onDisk(home, candidate, input.type, [...files.keys()]),
-        );
-        if (unnamed) for (const file of files.values()) file.name = id;
-        const item = { ...home, id, type: input.type };
-        return withItemLock(id, async () => {
-          let etag = '';
-          for (const [locale, file] of files) {
-            const stored = await writeLocale(item, locale, file, by);
-            if (locale === defaultLocale) etag = currentEtag(index.get(id)!, stored);
+      return gate.shared(() =>
+        namingLock.run('names', async () => {
+          await sync.fresh();
+          if (input.kind === 'page') {
+            for (const [locale, file] of files) assertPathnameFree(input.site!, locale, file.pathname!);
+          } else if (input.name !== undefined) {
+            assertNameFree(home, input.name);
           }
-          return { id, etag, created: now };
-        });
-      }));
+          // A fragment or data entry created without a name is named by its ID, so it can be looked up by name.
+          const unnamed = input.kind !== 'page' && input.name === undefined;
+          const id = uniqueId(
+            idBase(input.kind, { ...input, pathname: files.get(defaultLocale)!.pathname }),
+            (candidate) =>
+              index.get(candidate) !== undefined ||
+              (unnamed && nameOwner(home, candidate) !== undefined) ||
+              onDisk(home, candidate, input.type, [...files.keys()]),
+          );
+          if (unnamed) for (const file of files.values()) file.name = id;
+          const item = { ...home, id, type: input.type };
+          return withItemLock(id, async () => {
+            let etag = '';
+            for (const [locale, file] of files) {
+              const stored = await writeLocale(item, locale, file, by);
+              if (locale === defaultLocale) etag = currentEtag(index.get(id)!, stored);
+            }
+            return { id, etag, created: now };
+          });
+        }),
+      );
     },
 
     updateLocale,
@@ -480,7 +598,9 @@ export function createContentStore(options: StoreOptions) {
     async idClashes(): Promise<IdClash[]> {
       await sync.fresh();
       const relative = (file: string) => path.relative(root, file).split(path.sep).join('/');
-      return index.clashes().map(({ id, served, ignored }) => ({ id, served: served.map(relative), ignored: ignored.map(relative) }));
+      return index
+        .clashes()
+        .map(({ id, served, ignored }) => ({ id, served: served.map(relative), ignored: ignored.map(relative) }));
     },
 
     /** Runs a write that is not a content write (an upload) so that git tasks wait for it too. */
@@ -501,7 +621,8 @@ export function createContentStore(options: StoreOptions) {
     },
 
     /** A manifest as an object, optionally reduced to one locale. */
-    manifestOf: (item: Item, locale?: string) => entryOf(item, false, locale === undefined ? undefined : new Set([locale])),
+    manifestOf: (item: Item, locale?: string) =>
+      entryOf(item, false, locale === undefined ? undefined : new Set([locale])),
 
     /** Deletes one locale, or (without `locale`) the whole item; `etag` is that locale's, or the default locale's. */
     async remove(id: string, locale: string | undefined, etag: string, by: Author) {
@@ -524,7 +645,11 @@ export function createContentStore(options: StoreOptions) {
           return;
         }
         if (locale === defaultLocale && item.locales.size > 1) {
-          throw new QuireError('INVALID_REQUEST', `The default locale ${defaultLocale} of "${id}" cannot be deleted while other locales exist; delete them first, or delete the whole item.`, { id, locale });
+          throw new QuireError(
+            'INVALID_REQUEST',
+            `The default locale ${defaultLocale} of "${id}" cannot be deleted while other locales exist; delete them first, or delete the whole item.`,
+            { id, locale },
+          );
         }
         await deleteLocale(item, locale);
         announce(id, locale, 'deleted', by ?? null);
@@ -541,15 +666,23 @@ export function createContentStore(options: StoreOptions) {
           results.push({ id: operation.id, locale: operation.locale, updated: true, etag });
         } catch (error) {
           if (!(error instanceof QuireError)) throw error;
-          results.push({ id: operation.id, locale: operation.locale, updated: false, error: { code: error.code, message: error.message } });
+          results.push({
+            id: operation.id,
+            locale: operation.locale,
+            updated: false,
+            error: { code: error.code, message: error.message },
+          });
         }
       }
       return results;
     },
 
-    markReviewed: (id: string, locale: string, etag: string, by: Author) => transition('mark-reviewed', id, locale, etag, by),
-    breakInheritance: (id: string, locale: string, etag: string, by: Author) => transition('break-inheritance', id, locale, etag, by),
-    revertToInherited: (id: string, locale: string, etag: string, by: Author) => transition('revert-to-inherited', id, locale, etag, by),
+    markReviewed: (id: string, locale: string, etag: string, by: Author) =>
+      transition('mark-reviewed', id, locale, etag, by),
+    breakInheritance: (id: string, locale: string, etag: string, by: Author) =>
+      transition('break-inheritance', id, locale, etag, by),
+    revertToInherited: (id: string, locale: string, etag: string, by: Author) =>
+      transition('revert-to-inherited', id, locale, etag, by),
   };
 }
 

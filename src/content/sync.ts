@@ -2,26 +2,36 @@ import fsSync, { type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fsErrorCode } from '../errors.js';
-import { removeInterruptedWrites } from '../util/atomic-write.js';
-import { tempFileTarget } from '../util/atomic-write.js';
+import { removeInterruptedWrites, tempFileTarget } from '../util/atomic-write.js';
 import { signatureOf } from '../util/file-signature.js';
 import { contentEtagOf, metaEtagOf } from './etag.js';
-import { parseLocaleFile, type ParsedLocaleFile } from './files.js';
-import { describeClash, type ClashNotice, type ItemIndex } from './item-index.js';
-import { parseContentPath, type ParsedContentPath } from './paths.js';
+import { type ParsedLocaleFile, parseLocaleFile } from './files.js';
+import { type ClashNotice, describeClash, type ItemIndex } from './item-index.js';
+import { type ParsedContentPath, parseContentPath } from './paths.js';
 import { describeOffSitePathname, offSitePathnames } from './problems.js';
 import type { LocaleFile, StoredLocale } from './types.js';
 import { createFolderWatcher } from './watch.js';
 
 export function storedLocale(file: LocaleFile, filePath: string, signature: string): StoredLocale {
-  return { file, metaEtag: metaEtagOf(file), contentEtag: file.content ? contentEtagOf(file.content) : '', path: filePath, signature };
+  return {
+    file,
+    metaEtag: metaEtagOf(file),
+    contentEtag: file.content ? contentEtagOf(file.content) : '',
+    path: filePath,
+    signature,
+  };
 }
 
 /** A parsed file as the index keeps it; a hand-written file without `created` or `modified` gets the file's mtime. */
 function indexedFile(parsed: ParsedLocaleFile, filePath: string, stat: Stats) {
   const stamp = stat.mtime.toISOString();
-  const file: LocaleFile = { ...parsed.file, created: parsed.file.created ?? stamp, modified: parsed.file.modified ?? stamp };
-  for (const pathname of offSitePathnames(file)) console.warn(`[astro-quire] ${filePath}: ${describeOffSitePathname(pathname)}.`);
+  const file: LocaleFile = {
+    ...parsed.file,
+    created: parsed.file.created ?? stamp,
+    modified: parsed.file.modified ?? stamp,
+  };
+  for (const pathname of offSitePathnames(file))
+    console.warn(`[astro-quire] ${filePath}: ${describeOffSitePathname(pathname)}.`);
   return { type: parsed.type, stored: storedLocale(file, filePath, signatureOf(stat)) };
 }
 
@@ -79,8 +89,9 @@ export function createIndexSync(root: string, index: ItemIndex, options: IndexSy
     if (index.removeLocale(id, locale, filePath)) options.onDiskChange(id, locale, 'deleted');
   };
   // Hidden folders and node_modules below the root hold no content; the root itself may be hidden (.content).
-  const isExcluded = (folder: string) => options.excluded.some((excluded) => folder === excluded || folder.startsWith(excluded + path.sep))
-    || (folder !== root && (path.basename(folder).startsWith('.') || path.basename(folder) === 'node_modules'));
+  const isExcluded = (folder: string) =>
+    options.excluded.some((excluded) => folder === excluded || folder.startsWith(excluded + path.sep)) ||
+    (folder !== root && (path.basename(folder).startsWith('.') || path.basename(folder) === 'node_modules'));
   let draining: Promise<void> | null = null;
   /** Every content folder seen, so that a vanished path is known to have been a folder. */
   const folders = new Set<string>();
@@ -115,7 +126,8 @@ export function createIndexSync(root: string, index: ItemIndex, options: IndexSy
       const existed = index.get(where.id)?.locales.has(where.locale) ?? false;
       warnOfClash(index.setLocale(where, where.id, read.type, where.locale, read.stored));
       // A file another item's claim keeps hidden changes nothing anyone sees.
-      if (index.get(where.id)?.locales.get(where.locale)?.path === filePath) options.onDiskChange(where.id, where.locale, existed ? 'updated' : 'created');
+      if (index.get(where.id)?.locales.get(where.locale)?.path === filePath)
+        options.onDiskChange(where.id, where.locale, existed ? 'updated' : 'created');
     });
   }
 
@@ -138,7 +150,9 @@ export function createIndexSync(root: string, index: ItemIndex, options: IndexSy
    */
   async function loadAll(): Promise<void> {
     const listed = await listFolder(root);
-    const leftovers = new Set(await removeInterruptedWrites(listed, (target) => parseContentPath(path.relative(root, target)) !== null));
+    const leftovers = new Set(
+      await removeInterruptedWrites(listed, (target) => parseContentPath(path.relative(root, target)) !== null),
+    );
     const files = listed.filter((file) => !leftovers.has(file));
     for (let start = 0; start < files.length; start += LOAD_SLICE) {
       for (const filePath of files.slice(start, start + LOAD_SLICE)) {
@@ -148,7 +162,8 @@ export function createIndexSync(root: string, index: ItemIndex, options: IndexSy
           const { type, stored } = readLocaleFileSync(filePath, where.extension);
           warnOfClash(index.setLocale(where, where.id, type, where.locale, stored));
         } catch (error) {
-          if (fsErrorCode(error) !== 'ENOENT') console.warn(`[astro-quire] skipping ${filePath}: ${(error as Error).message}`);
+          if (fsErrorCode(error) !== 'ENOENT')
+            console.warn(`[astro-quire] skipping ${filePath}: ${(error as Error).message}`);
         }
       }
       await new Promise((resolve) => setImmediate(resolve));
@@ -194,7 +209,8 @@ export function createIndexSync(root: string, index: ItemIndex, options: IndexSy
       await scanFolder(changed);
     } else if (!stat && folders.has(changed)) {
       // A vanished folder takes its files with it without a per-file event.
-      for (const folder of [...folders]) if (folder === changed || folder.startsWith(changed + path.sep)) folders.delete(folder);
+      for (const folder of [...folders])
+        if (folder === changed || folder.startsWith(changed + path.sep)) folders.delete(folder);
       watcher.removeTree(changed);
       for (const [id, locale, file] of [...index.files()]) {
         if (file.startsWith(changed + path.sep)) await options.withItemLock(id, async () => removed(id, locale, file));
@@ -206,9 +222,11 @@ export function createIndexSync(root: string, index: ItemIndex, options: IndexSy
     while (dirty.size > 0) {
       const batch = [...dirty];
       dirty.clear();
-      await inBatches(batch, (changed) => syncPath(changed).catch((error) => {
-        console.warn(`[astro-quire] could not read ${changed}: ${(error as Error).message}`);
-      }));
+      await inBatches(batch, (changed) =>
+        syncPath(changed).catch((error) => {
+          console.warn(`[astro-quire] could not read ${changed}: ${(error as Error).message}`);
+        }),
+      );
     }
   }
 
@@ -222,7 +240,9 @@ export function createIndexSync(root: string, index: ItemIndex, options: IndexSy
       // Let file events that are already queued reach the dirty set before looking at it.
       await new Promise((resolve) => setImmediate(resolve));
       while (dirty.size > 0 || draining) {
-        draining ??= drain().finally(() => { draining = null; });
+        draining ??= drain().finally(() => {
+          draining = null;
+        });
         await draining;
       }
     },

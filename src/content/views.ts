@@ -11,7 +11,8 @@ export function sourceOf(item: Item, stored: StoredLocale): StoredLocale | undef
 
 /** The content a locale shows, and that content's etag: its own, or its source's while it inherits. */
 export function effectiveContent(item: Item, stored: StoredLocale): { content: ContentData; contentEtag: string } {
-  if (stored.file.inheritance?.state !== 'inherited') return { content: stored.file.content ?? {}, contentEtag: stored.contentEtag };
+  if (stored.file.inheritance?.state !== 'inherited')
+    return { content: stored.file.content ?? {}, contentEtag: stored.contentEtag };
   const source = sourceOf(item, stored);
   return source?.file.content
     ? { content: source.file.content, contentEtag: source.contentEtag }
@@ -51,7 +52,13 @@ export function localeRecord(item: Item, locale: string, stored: StoredLocale, w
 }
 
 function header(item: Item) {
-  return { id: item.id, type: item.type, kind: item.kind, ...(item.site !== undefined && { site: item.site }), collection: item.collection };
+  return {
+    id: item.id,
+    type: item.type,
+    kind: item.kind,
+    ...(item.site !== undefined && { site: item.site }),
+    collection: item.collection,
+  };
 }
 
 /** The ContentEntry (`withContent`) or ContentManifest of an item, optionally reduced to some locales. */

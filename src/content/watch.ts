@@ -27,7 +27,9 @@ export function createFolderWatcher(onPath: (absolutePath: string) => void) {
       } catch (error) {
         if (!warned) {
           warned = true;
-          console.warn(`[astro-quire] cannot watch ${folder} (${(error as Error).message}); files changed outside Quire may not show until restart.`);
+          console.warn(
+            `[astro-quire] cannot watch ${folder} (${(error as Error).message}); files changed outside Quire may not show until restart.`,
+          );
         }
       }
     },

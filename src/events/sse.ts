@@ -13,35 +13,38 @@ const encoder = new TextEncoder();
  */
 export function changeStream(feed: ChangeFeed, signal: AbortSignal): Response {
   let stop = () => {};
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      let stopped = false;
-      const send = (text: string) => {
-        if (stopped) return;
-        if ((controller.desiredSize ?? 0) < -MAX_QUEUED_BYTES) return stop();
-        controller.enqueue(encoder.encode(text));
-      };
-      const off = feed.onChange((event) => send(`event: change\ndata: ${JSON.stringify(event)}\n\n`));
-      const heartbeat = setInterval(() => send(': ping\n\n'), HEARTBEAT_MS);
-      stop = () => {
-        if (stopped) return;
-        stopped = true;
-        off();
-        clearInterval(heartbeat);
-        signal.removeEventListener('abort', stop);
-        try {
-          controller.close();
-        } catch {
-          // Already cancelled by the reader.
-        }
-      };
-      signal.addEventListener('abort', stop, { once: true });
-      // `retry`: how long a browser's EventSource waits before reconnecting.
-      send('retry: 2000\nevent: ready\ndata: {}\n\n');
-      if (signal.aborted) stop();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        let stopped = false;
+        const send = (text: string) => {
+          if (stopped) return;
+          if ((controller.desiredSize ?? 0) < -MAX_QUEUED_BYTES) return stop();
+          controller.enqueue(encoder.encode(text));
+        };
+        const off = feed.onChange((event) => send(`event: change\ndata: ${JSON.stringify(event)}\n\n`));
+        const heartbeat = setInterval(() => send(': ping\n\n'), HEARTBEAT_MS);
+        stop = () => {
+          if (stopped) return;
+          stopped = true;
+          off();
+          clearInterval(heartbeat);
+          signal.removeEventListener('abort', stop);
+          try {
+            controller.close();
+          } catch {
+            // Already cancelled by the reader.
+          }
+        };
+        signal.addEventListener('abort', stop, { once: true });
+        // `retry`: how long a browser's EventSource waits before reconnecting.
+        send('retry: 2000\nevent: ready\ndata: {}\n\n');
+        if (signal.aborted) stop();
+      },
+      cancel: () => stop(),
     },
-    cancel: () => stop(),
-  }, new ByteLengthQueuingStrategy({ highWaterMark: 16 * 1024 }));
+    new ByteLengthQueuingStrategy({ highWaterMark: 16 * 1024 }),
+  );
   return new Response(body, {
     headers: {
       'content-type': 'text/event-stream; charset=utf-8',

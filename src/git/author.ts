@@ -2,7 +2,10 @@ import git from 'isomorphic-git';
 import type { Identity } from '../identity/types.js';
 import type { GitRepo } from './repository.js';
 
-export interface Signature { name: string; email: string }
+export interface Signature {
+  name: string;
+  email: string;
+}
 
 export const DEFAULT_SIGNATURE: Signature = { name: 'Quire', email: 'quire@localhost' };
 

@@ -1,10 +1,10 @@
 import git from 'isomorphic-git';
-import { stamped, type Signature } from './author.js';
+import { type Signature, stamped } from './author.js';
+import { at, type GitRepo, resolveOrNull, treeOf } from './repository.js';
 import { readIndexEntries } from './stage.js';
-import { at, resolveOrNull, treeOf, type GitRepo } from './repository.js';
 import { TreeEditor } from './tree-editor.js';
-import { changedFiles } from './worktree-status.js';
 import { sameEntry } from './tree-entries.js';
+import { changedFiles } from './worktree-status.js';
 
 export interface CommitResult {
   /** The new commit's full SHA, or null when there was nothing to commit. */
@@ -27,7 +27,10 @@ export function defaultMessage(now: Date, files: string[]): string {
  * commits exactly those on top of HEAD: the new tree is HEAD's with only these paths replaced, so
  * whatever else the index holds (a file staged by hand elsewhere in the repo) stays out.
  */
-export async function commitScope(repo: GitRepo, options: { message?: string; author: Signature; now?: Date }): Promise<CommitResult> {
+export async function commitScope(
+  repo: GitRepo,
+  options: { message?: string; author: Signature; now?: Date },
+): Promise<CommitResult> {
   const now = options.now ?? new Date();
   const files = await changedFiles(repo);
   const paths = files.map((file) => file.path);

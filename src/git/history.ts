@@ -15,14 +15,21 @@ export interface Divergence {
   localChain: string[];
 }
 
-interface CommitNode { parents: string[]; time: number }
+interface CommitNode {
+  parents: string[];
+  time: number;
+}
 
 /**
  * Walks both histories newest-first from the two tips, painting each commit with the side(s)
  * that reach it (git's ahead/behind walk); commits reached by both are not followed further, so
  * only the part of history above the merge base is read.
  */
-export async function compareHistories(repo: GitRepo, local: string | null, remote: string | null): Promise<Divergence> {
+export async function compareHistories(
+  repo: GitRepo,
+  local: string | null,
+  remote: string | null,
+): Promise<Divergence> {
   const flags = new Map<string, number>();
   const nodes = new Map<string, CommitNode>();
   // Sorted by commit time, oldest first; the newest is popped from the end.
@@ -74,6 +81,7 @@ export async function compareHistories(repo: GitRepo, local: string | null, remo
     else if (flag === REMOTE) behind++;
   }
   const localChain: string[] = [];
-  for (let oid = local; oid && flags.get(oid) === LOCAL; oid = nodes.get(oid)!.parents[0] ?? null) localChain.unshift(oid);
+  for (let oid = local; oid && flags.get(oid) === LOCAL; oid = nodes.get(oid)!.parents[0] ?? null)
+    localChain.unshift(oid);
   return { ahead, behind, localChain };
 }

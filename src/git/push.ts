@@ -1,9 +1,9 @@
 import git from 'isomorphic-git';
 import { QuireError } from '../errors.js';
 import { compareHistories } from './history.js';
-import { credentials, describeRemoteFailure, fetchBranch, http, REMOTE, remoteUrl, unusableRemote } from './remote.js';
 import { redactRemote } from './redact.js';
-import { at, currentBranch, resolveOrNull, type GitRepo } from './repository.js';
+import { credentials, describeRemoteFailure, fetchBranch, http, REMOTE, remoteUrl, unusableRemote } from './remote.js';
+import { at, currentBranch, type GitRepo, resolveOrNull } from './repository.js';
 
 const failed = (message: string, details?: unknown) => new QuireError('GIT_PUSH_FAILED', message, details);
 
@@ -17,7 +17,10 @@ export async function pushBranch(repo: GitRepo, configuredBranch: string | null)
   if (!local) throw failed(`Nothing to push: branch ${branch} has no commits yet. Commit first.`);
   const url = await remoteUrl(repo);
   if (!url) {
-    throw failed(`No remote named "${REMOTE}" is configured: add one with \`git remote add ${REMOTE} https://<host>/<owner>/<repo>.git\`, set GIT_TOKEN, then push again.`, { reason: 'no-remote' });
+    throw failed(
+      `No remote named "${REMOTE}" is configured: add one with \`git remote add ${REMOTE} https://<host>/<owner>/<repo>.git\`, set GIT_TOKEN, then push again.`,
+      { reason: 'no-remote' },
+    );
   }
   const unusable = unusableRemote(url);
   if (unusable) throw failed(unusable, { reason: 'unsupported-remote' });
@@ -29,13 +32,25 @@ export async function pushBranch(repo: GitRepo, configuredBranch: string | null)
     await git.push({ ...at(repo), http, ...credentials(), remote: REMOTE, ref: branch, remoteRef: target });
   } catch (error) {
     const { code, message } = error as { code?: string; message?: string };
-    if (code === 'PushRejectedError' || (code === 'GitPushError' && /non-fast-forward|fetch first|rejected/i.test(message ?? ''))) {
+    if (
+      code === 'PushRejectedError' ||
+      (code === 'GitPushError' && /non-fast-forward|fetch first|rejected/i.test(message ?? ''))
+    ) {
       // Refresh the remote-tracking ref, so that status shows how far behind the branch is.
       await fetchBranch(repo, branch, target).catch(() => null);
-      throw failed(`The remote branch ${target} has commits that are not here (someone else pushed): pull first, then push again.`, { reason: 'non-fast-forward' });
+      throw failed(
+        `The remote branch ${target} has commits that are not here (someone else pushed): pull first, then push again.`,
+        { reason: 'non-fast-forward' },
+      );
     }
-    if (code === 'GitPushError') throw failed(`The remote refused the push: ${redactRemote(message ?? '')}`, { reason: 'rejected' });
+    if (code === 'GitPushError')
+      throw failed(`The remote refused the push: ${redactRemote(message ?? '')}`, { reason: 'rejected' });
     throw failed(describeRemoteFailure(error, url), { reason: 'remote' });
   }
-  return { summary: ahead === 0 ? `${REMOTE}/${target} is already up to date` : `Pushed ${plural(ahead, 'commit')} to ${REMOTE}/${target}` };
+  return {
+    summary:
+      ahead === 0
+        ? `${REMOTE}/${target} is already up to date`
+        : `Pushed ${plural(ahead, 'commit')} to ${REMOTE}/${target}`,
+  };
 }

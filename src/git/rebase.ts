@@ -1,8 +1,8 @@
 import git from 'isomorphic-git';
 import { QuireError } from '../errors.js';
-import { stamped, type Signature } from './author.js';
+import { type Signature, stamped } from './author.js';
 import { compareHistories } from './history.js';
-import { at, treeOf, type GitRepo } from './repository.js';
+import { at, type GitRepo, treeOf } from './repository.js';
 import { diffTrees } from './tree-diff.js';
 import { TreeEditor } from './tree-editor.js';
 import { sameEntry } from './tree-entries.js';
@@ -25,7 +25,12 @@ export interface RebasePlan {
  * commit changed that the remote side changed differently is a conflict, and nothing is done.
  * Commits whose changes are all upstream already are dropped, as `git rebase` drops them.
  */
-export async function planRebase(repo: GitRepo, local: string | null, remote: string, committer: Signature): Promise<RebasePlan> {
+export async function planRebase(
+  repo: GitRepo,
+  local: string | null,
+  remote: string,
+  committer: Signature,
+): Promise<RebasePlan> {
   if (!local) return { tip: remote, kind: 'fast-forward', incoming: -1, replayed: 0, dropped: 0 };
   const { ahead, behind, localChain } = await compareHistories(repo, local, remote);
   if (behind === 0) return { tip: local, kind: 'up-to-date', incoming: 0, replayed: 0, dropped: 0 };
@@ -72,7 +77,13 @@ export async function planRebase(repo: GitRepo, local: string | null, remote: st
     }
     tip = await git.writeCommit({
       ...at(repo),
-      commit: { message: commit.message, tree: await editor.write(), parent: [tip], author: commit.author, committer: stamped(committer, now) },
+      commit: {
+        message: commit.message,
+        tree: await editor.write(),
+        parent: [tip],
+        author: commit.author,
+        committer: stamped(committer, now),
+      },
     });
     replayed++;
   }

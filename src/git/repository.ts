@@ -25,19 +25,37 @@ export const at = (repo: GitRepo) => ({ fs: repo.fs, dir: repo.dir, gitdir: repo
 export async function openRepository(contentRoot: string, assetsDir: string): Promise<GitRepo> {
   const root = await fs.promises.realpath(contentRoot).catch(() => null);
   if (!root || !(await fs.promises.stat(root)).isDirectory()) {
-    throw new QuireError('GIT_NOT_REPO', `The content root ${contentRoot} does not exist, so there is no repository to work with.`, { contentRoot });
+    throw new QuireError(
+      'GIT_NOT_REPO',
+      `The content root ${contentRoot} does not exist, so there is no repository to work with.`,
+      { contentRoot },
+    );
   }
   const found = await findGitDir(root);
   if (!found) {
-    throw new QuireError('GIT_NOT_REPO', `The content root ${contentRoot} is not inside a git repository: run \`git init\` there or in a folder above it (e.g. the site's root).`, { contentRoot });
+    throw new QuireError(
+      'GIT_NOT_REPO',
+      `The content root ${contentRoot} is not inside a git repository: run \`git init\` there or in a folder above it (e.g. the site's root).`,
+      { contentRoot },
+    );
   }
   const contentScope = relativeInside(found.dir, root)!;
-  if (contentScope !== '.' && await isIgnoredFolder(found, contentScope)) {
-    throw new QuireError('GIT_NOT_REPO', `The content root ${contentRoot} is ignored (.gitignore) by the repository at ${found.dir}, so git cannot track it: ` +
-        `take it out of .gitignore, or make the content root a repository of its own (\`git init\` in it).`, { contentRoot, repository: found.dir });
+  if (contentScope !== '.' && (await isIgnoredFolder(found, contentScope))) {
+    throw new QuireError(
+      'GIT_NOT_REPO',
+      `The content root ${contentRoot} is ignored (.gitignore) by the repository at ${found.dir}, so git cannot track it: ` +
+        `take it out of .gitignore, or make the content root a repository of its own (\`git init\` in it).`,
+      { contentRoot, repository: found.dir },
+    );
   }
   const candidates = [contentScope, relativeInside(found.dir, await realpathLoose(assetsDir))];
-  return { fs, dir: found.dir, gitdir: found.gitdir, scopes: outermost(candidates.filter((scope): scope is string => scope !== null)), cache: {} };
+  return {
+    fs,
+    dir: found.dir,
+    gitdir: found.gitdir,
+    scopes: outermost(candidates.filter((scope): scope is string => scope !== null)),
+    cache: {},
+  };
 }
 
 /** Whether .gitignore rules exclude a folder (checked with and without the slash: `dir/` rules match only the former). */
@@ -84,7 +102,9 @@ async function realpathLoose(target: string): Promise<string> {
 /** Drops folders that lie inside another one of the list. */
 function outermost(scopes: string[]): string[] {
   if (scopes.includes('.')) return ['.'];
-  return [...new Set(scopes)].filter((scope, _, all) => !all.some((other) => other !== scope && scope.startsWith(`${other}/`)));
+  return [...new Set(scopes)].filter(
+    (scope, _, all) => !all.some((other) => other !== scope && scope.startsWith(`${other}/`)),
+  );
 }
 
 /** Whether a repository path lies in one of the scopes. */

@@ -1,14 +1,14 @@
-import { QuireError, isQuireError, type ErrorCode } from '../errors.js';
+import { type ErrorCode, isQuireError, QuireError } from '../errors.js';
 import type { QuireEvent } from '../events/types.js';
 import type { Identity } from '../identity/types.js';
 import { KeyedLock } from '../util/keyed-lock.js';
 import { signatureFor } from './author.js';
-import { commitScope, type CommitResult } from './commit.js';
+import { type CommitResult, commitScope } from './commit.js';
 import { fetchForPull, rebaseOntoFetched } from './pull.js';
 import { pushBranch } from './push.js';
-import { openRepository } from './repository.js';
 import { redactRemote } from './redact.js';
-import { readStatus, type GitStatus } from './status.js';
+import { openRepository } from './repository.js';
+import { type GitStatus, readStatus } from './status.js';
 
 export interface GitServiceOptions {
   contentRoot: string;
@@ -28,7 +28,12 @@ async function translated<T>(code: ErrorCode, what: string, task: () => Promise<
   } catch (error) {
     if (isQuireError(error)) throw error;
     const message = redactRemote((error as Error)?.message ?? String(error));
-    throw new QuireError(code, `git ${what} failed: ${message}`, { reason: (error as { code?: string })?.code ?? 'error' }, { cause: error });
+    throw new QuireError(
+      code,
+      `git ${what} failed: ${message}`,
+      { reason: (error as { code?: string })?.code ?? 'error' },
+      { cause: error },
+    );
   }
 }
 
@@ -48,28 +53,40 @@ export function createGitService(options: GitServiceOptions) {
   };
 
   return {
-    status: (): Promise<GitStatus> => serial(() => translated('GIT_STATUS_FAILED', 'status', async () => {
-      return readStatus(await open(), remoteBranch());
-    })),
+    status: (): Promise<GitStatus> =>
+      serial(() =>
+        translated('GIT_STATUS_FAILED', 'status', async () => {
+          return readStatus(await open(), remoteBranch());
+        }),
+      ),
 
-    commit: (message: string | undefined, identity: Identity | null | undefined): Promise<CommitResult> => serial(() => translated('GIT_COMMIT_FAILED', 'commit', async () => {
-      const repo = await open();
-      const author = await signatureFor(repo, identity);
-      const result = await options.exclusive(() => commitScope(repo, { message, author }));
-      return result.commit === null ? result : announced('commit', result);
-    })),
+    commit: (message: string | undefined, identity: Identity | null | undefined): Promise<CommitResult> =>
+      serial(() =>
+        translated('GIT_COMMIT_FAILED', 'commit', async () => {
+          const repo = await open();
+          const author = await signatureFor(repo, identity);
+          const result = await options.exclusive(() => commitScope(repo, { message, author }));
+          return result.commit === null ? result : announced('commit', result);
+        }),
+      ),
 
-    push: (): Promise<{ summary: string }> => serial(() => translated('GIT_PUSH_FAILED', 'push', async () => {
-      return announced('push', await pushBranch(await open(), remoteBranch()));
-    })),
+    push: (): Promise<{ summary: string }> =>
+      serial(() =>
+        translated('GIT_PUSH_FAILED', 'push', async () => {
+          return announced('push', await pushBranch(await open(), remoteBranch()));
+        }),
+      ),
 
-    pull: (identity: Identity | null | undefined): Promise<{ summary: string }> => serial(() => translated('GIT_PULL_FAILED', 'pull', async () => {
-      const repo = await open();
-      // The fetch only adds objects and moves origin/<branch>: content writes may go on meanwhile.
-      const target = await fetchForPull(repo, remoteBranch());
-      const committer = await signatureFor(repo, identity);
-      return announced('pull', await options.exclusive(() => rebaseOntoFetched(repo, target, committer)));
-    })),
+    pull: (identity: Identity | null | undefined): Promise<{ summary: string }> =>
+      serial(() =>
+        translated('GIT_PULL_FAILED', 'pull', async () => {
+          const repo = await open();
+          // The fetch only adds objects and moves origin/<branch>: content writes may go on meanwhile.
+          const target = await fetchForPull(repo, remoteBranch());
+          const committer = await signatureFor(repo, identity);
+          return announced('pull', await options.exclusive(() => rebaseOntoFetched(repo, target, committer)));
+        }),
+      ),
   };
 }
 

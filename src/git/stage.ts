@@ -7,7 +7,8 @@ export async function readIndexEntries(repo: GitRepo, filepaths: string[]): Prom
   const wanted = new Set(filepaths);
   const folders = new Set<string>();
   for (const filepath of filepaths) {
-    for (let slash = filepath.indexOf('/'); slash > 0; slash = filepath.indexOf('/', slash + 1)) folders.add(filepath.slice(0, slash));
+    for (let slash = filepath.indexOf('/'); slash > 0; slash = filepath.indexOf('/', slash + 1))
+      folders.add(filepath.slice(0, slash));
   }
   const entries = new Map<string, FileEntry>();
   if (wanted.size === 0) return entries;

@@ -1,6 +1,6 @@
 import { compareHistories } from './history.js';
 import { REMOTE, remoteUrl } from './remote.js';
-import { currentBranch, resolveOrNull, type GitRepo } from './repository.js';
+import { currentBranch, type GitRepo, resolveOrNull } from './repository.js';
 import { changedFiles } from './worktree-status.js';
 
 /** GitStatus, as `GET /git/status` answers it. */
@@ -30,5 +30,13 @@ export async function readStatus(repo: GitRepo, remoteBranch: string | null): Pr
     const tracking = await resolveOrNull(repo, `refs/remotes/${REMOTE}/${remoteBranch ?? branch}`);
     if (local || tracking) ({ ahead, behind } = await compareHistories(repo, local, tracking));
   }
-  return { isRepo: true, hasChanges: changed.length > 0, changedFiles: changed.length, ahead, behind, branch: branch ?? 'HEAD', remoteConfigured };
+  return {
+    isRepo: true,
+    hasChanges: changed.length > 0,
+    changedFiles: changed.length,
+    ahead,
+    behind,
+    branch: branch ?? 'HEAD',
+    remoteConfigured,
+  };
 }

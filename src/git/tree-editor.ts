@@ -1,6 +1,6 @@
 import git from 'isomorphic-git';
 import type { GitRepo } from './repository.js';
-import { readTreeItems, splitPath, type FileEntry, type TreeItem } from './tree-entries.js';
+import { type FileEntry, readTreeItems, splitPath, type TreeItem } from './tree-entries.js';
 
 const NEW_FOLDER = '';
 
@@ -31,7 +31,8 @@ export class TreeEditor {
     const { parent, name } = splitPath(filepath);
     const folder = await this.#folder(parent, entry !== null);
     if (!folder) return;
-    if (folder.get(name)?.type === 'tree') throw new Error(`${filepath} is a folder in one tree and a file in the other`);
+    if (folder.get(name)?.type === 'tree')
+      throw new Error(`${filepath} is a folder in one tree and a file in the other`);
     if (entry) folder.set(name, { ...entry, type: entry.mode === '160000' ? 'commit' : 'blob' });
     else folder.delete(name);
     this.#markDirty(parent);

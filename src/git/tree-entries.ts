@@ -2,9 +2,14 @@ import git from 'isomorphic-git';
 import { at, type GitRepo } from './repository.js';
 
 /** A file as a tree records it: a blob (or a submodule's commit) and its mode ('100644', '100755', '120000', '160000'). */
-export interface FileEntry { oid: string; mode: string }
+export interface FileEntry {
+  oid: string;
+  mode: string;
+}
 
-export interface TreeItem extends FileEntry { type: 'blob' | 'tree' | 'commit' }
+export interface TreeItem extends FileEntry {
+  type: 'blob' | 'tree' | 'commit';
+}
 
 /** The entries of one tree object by name; an absent tree has none. */
 export async function readTreeItems(repo: GitRepo, oid: string | null): Promise<Map<string, TreeItem>> {
@@ -19,5 +24,7 @@ export const sameEntry = (a: FileEntry | null, b: FileEntry | null) =>
 /** 'a/b/c.json' → { parent: 'a/b', name: 'c.json' }; the root folder is ''. */
 export function splitPath(filepath: string): { parent: string; name: string } {
   const slash = filepath.lastIndexOf('/');
-  return slash < 0 ? { parent: '', name: filepath } : { parent: filepath.slice(0, slash), name: filepath.slice(slash + 1) };
+  return slash < 0
+    ? { parent: '', name: filepath }
+    : { parent: filepath.slice(0, slash), name: filepath.slice(slash + 1) };
 }

@@ -2,12 +2,21 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
-import { at, inScope, resolveOrNull, treeOf, type GitRepo } from './repository.js';
+import { at, type GitRepo, inScope, resolveOrNull, treeOf } from './repository.js';
 
 /** A path under the scopes whose working file differs from HEAD. */
-export interface ChangedFile { path: string; deleted: boolean }
+export interface ChangedFile {
+  path: string;
+  deleted: boolean;
+}
 
-interface IndexEntry { oid: string; mtimeSeconds: number; mtimeMs: number; size: number; ino: number }
+interface IndexEntry {
+  oid: string;
+  mtimeSeconds: number;
+  mtimeMs: number;
+  size: number;
+  ino: number;
+}
 
 // Both change rarely between two status calls: parsed once and kept while their source is unchanged.
 let headCache: { tree: string; scopes: string; files: Map<string, string> } | null = null;
@@ -31,7 +40,7 @@ export async function changedFiles(repo: GitRepo): Promise<ChangedFile[]> {
     const headOid = head.get(filepath);
     const workOid = workingOid(repo.dir, filepath, index);
     if (headOid === workOid) continue;
-    if (headOid === undefined && await git.isIgnored({ ...at(repo), filepath })) continue;
+    if (headOid === undefined && (await git.isIgnored({ ...at(repo), filepath }))) continue;
     changed.push({ path: filepath, deleted: false });
   }
   for (const filepath of head.keys()) if (!seen.has(filepath)) changed.push({ path: filepath, deleted: true });
@@ -65,12 +74,14 @@ function readIndex(repo: GitRepo): { entries: Map<string, IndexEntry> | null; wr
   const stat = fs.statSync(file, { throwIfNoEntry: false });
   if (!stat) return { entries: new Map(), writtenSeconds: 0 };
   const key = `${file}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
-  if (indexCache?.key !== key) indexCache = { key, entries: parseIndex(fs.readFileSync(file)), writtenSeconds: Math.floor(stat.mtimeMs / 1000) };
+  if (indexCache?.key !== key)
+    indexCache = { key, entries: parseIndex(fs.readFileSync(file)), writtenSeconds: Math.floor(stat.mtimeMs / 1000) };
   return indexCache;
 }
 
 function parseIndex(data: Buffer): Map<string, IndexEntry> | null {
-  if (data.length < 12 || data.toString('latin1', 0, 4) !== 'DIRC') throw new Error('the index file (.git/index) is corrupt: run `git reset` in the repository to rebuild it');
+  if (data.length < 12 || data.toString('latin1', 0, 4) !== 'DIRC')
+    throw new Error('the index file (.git/index) is corrupt: run `git reset` in the repository to rebuild it');
   const version = data.readUInt32BE(4);
   if (version !== 2 && version !== 3) return null;
   const count = data.readUInt32BE(8);
@@ -90,7 +101,8 @@ function parseIndex(data: Buffer): Map<string, IndexEntry> | null {
     const name = data.toString('utf8', nameStart, nameEnd);
     // Entries are NUL-padded to a multiple of 8 bytes (at least one NUL).
     offset = start + Math.ceil((nameEnd - start + 1) / 8) * 8;
-    if (((flags >> 12) & 0x3) === 0) entries.set(name, { oid, mtimeSeconds, mtimeMs: Math.floor(mtimeNanoseconds / 1e6), size, ino });
+    if (((flags >> 12) & 0x3) === 0)
+      entries.set(name, { oid, mtimeSeconds, mtimeMs: Math.floor(mtimeNanoseconds / 1e6), size, ino });
   }
   return entries;
 }
@@ -115,14 +127,24 @@ function collectWorkingFiles(dir: string, folder: string, files: string[]): void
 }
 
 /** The blob id the working file would have: the index's when its stat still matches (and it is not racily new), else hashed. */
-function workingOid(dir: string, filepath: string, index: { entries: Map<string, IndexEntry> | null; writtenSeconds: number }): string {
+function workingOid(
+  dir: string,
+  filepath: string,
+  index: { entries: Map<string, IndexEntry> | null; writtenSeconds: number },
+): string {
   // Repository paths use "/", which Node accepts on every platform.
   const absolute = `${dir}/${filepath}`;
   const stat = fs.lstatSync(absolute);
   const entry = index.entries?.get(filepath);
   const mtimeSeconds = Math.floor(stat.mtimeMs / 1000);
-  if (entry && entry.size === stat.size && entry.ino === (stat.ino >>> 0) && entry.mtimeSeconds === mtimeSeconds
-    && entry.mtimeMs === Math.floor(stat.mtimeMs % 1000) && mtimeSeconds < index.writtenSeconds) {
+  if (
+    entry &&
+    entry.size === stat.size &&
+    entry.ino === stat.ino >>> 0 &&
+    entry.mtimeSeconds === mtimeSeconds &&
+    entry.mtimeMs === Math.floor(stat.mtimeMs % 1000) &&
+    mtimeSeconds < index.writtenSeconds
+  ) {
     return entry.oid;
   }
   const content = stat.isSymbolicLink() ? Buffer.from(fs.readlinkSync(absolute)) : fs.readFileSync(absolute);

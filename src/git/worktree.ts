@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import git from 'isomorphic-git';
+import { fsErrorCode, QuireError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { QuireError, fsErrorCode } from '../errors.js';
+import { at, type GitRepo, treeOf } from './repository.js';
 import { readIndexEntries } from './stage.js';
-import { at, treeOf, type GitRepo } from './repository.js';
 import { diffTrees, type FileChange } from './tree-diff.js';
 
 /** What a path holds in the working tree, as a blob id ('folder' / 'file-above' when something else is in the way). */
@@ -21,7 +21,12 @@ async function workingOid(repo: GitRepo, filepath: string): Promise<string | nul
   return (await git.hashBlob({ object })).oid;
 }
 
-interface Saved { filepath: string; bytes: Buffer | null; link: string | null; mode: number }
+interface Saved {
+  filepath: string;
+  bytes: Buffer | null;
+  link: string | null;
+  mode: number;
+}
 
 async function save(repo: GitRepo, filepath: string): Promise<Saved> {
   const full = path.join(repo.dir, filepath);
@@ -34,7 +39,11 @@ async function save(repo: GitRepo, filepath: string): Promise<Saved> {
 /** Removes a file and the folders it leaves empty, up to (not including) the protected ones. */
 async function removeFile(repo: GitRepo, filepath: string, keep: Set<string>) {
   await fs.rm(path.join(repo.dir, filepath), { force: true });
-  for (let folder = path.posix.dirname(filepath); folder !== '.' && !keep.has(folder); folder = path.posix.dirname(folder)) {
+  for (
+    let folder = path.posix.dirname(filepath);
+    folder !== '.' && !keep.has(folder);
+    folder = path.posix.dirname(folder)
+  ) {
     try {
       await fs.rmdir(path.join(repo.dir, folder));
     } catch {
@@ -43,19 +52,27 @@ async function removeFile(repo: GitRepo, filepath: string, keep: Set<string>) {
   }
 }
 
-async function writeFile(repo: GitRepo, filepath: string, content: { bytes?: Uint8Array; link?: string; executable?: boolean }) {
+async function writeFile(
+  repo: GitRepo,
+  filepath: string,
+  content: { bytes?: Uint8Array; link?: string; executable?: boolean },
+) {
   const full = path.join(repo.dir, filepath);
   await fs.mkdir(path.dirname(full), { recursive: true });
   // A symlink in the way is replaced, not written through.
-  if ((await fs.lstat(full).catch(() => null))?.isSymbolicLink() || content.link !== undefined) await fs.rm(full, { force: true });
+  if ((await fs.lstat(full).catch(() => null))?.isSymbolicLink() || content.link !== undefined)
+    await fs.rm(full, { force: true });
   if (content.link !== undefined) return fs.symlink(content.link, full);
-  await writeFileAtomic(full, Buffer.from(content.bytes ?? new Uint8Array()), { mode: content.executable ? 0o755 : 0o644 });
+  await writeFileAtomic(full, Buffer.from(content.bytes ?? new Uint8Array()), {
+    mode: content.executable ? 0o755 : 0o644,
+  });
 }
 
 /** The content root, the assets dir and the folders above them: never removed, even when emptied. */
 function protectedFolders(repo: GitRepo): Set<string> {
   const keep = new Set<string>();
-  for (const scope of repo.scopes) for (let folder = scope; folder !== '.'; folder = path.posix.dirname(folder)) keep.add(folder);
+  for (const scope of repo.scopes)
+    for (let folder = scope; folder !== '.'; folder = path.posix.dirname(folder)) keep.add(folder);
   return keep;
 }
 
@@ -67,9 +84,17 @@ function protectedFolders(repo: GitRepo): Set<string> {
  * otherwise the whole move is refused before anything is written. If writing fails half-way,
  * the files, the index and the branch are put back as they were.
  */
-export async function moveBranch(repo: GitRepo, branchRef: string, from: string | null, to: string): Promise<{ files: number }> {
+export async function moveBranch(
+  repo: GitRepo,
+  branchRef: string,
+  from: string | null,
+  to: string,
+): Promise<{ files: number }> {
   const changes = await diffTrees(repo, await treeOf(repo, from), await treeOf(repo, to));
-  const index = await readIndexEntries(repo, changes.map((change) => change.path));
+  const index = await readIndexEntries(
+    repo,
+    changes.map((change) => change.path),
+  );
   const writes: FileChange[] = [];
   const stageOnly: FileChange[] = [];
   const blocked: string[] = [];
@@ -111,7 +136,8 @@ export async function moveBranch(repo: GitRepo, branchRef: string, from: string 
     if (added.length > 0) await git.add({ ...at(repo), filepath: added, force: true });
     for (const change of all) {
       if (!change.after) await git.remove({ ...at(repo), filepath: change.path });
-      else if (change.after.mode === '160000') await git.updateIndex({ ...at(repo), filepath: change.path, oid: change.after.oid, mode: 0o160000, add: true });
+      else if (change.after.mode === '160000')
+        await git.updateIndex({ ...at(repo), filepath: change.path, oid: change.after.oid, mode: 0o160000, add: true });
     }
     await git.writeRef({ fs: repo.fs, gitdir: repo.gitdir, ref: branchRef, value: to, force: true });
   } catch (error) {
@@ -122,16 +148,30 @@ export async function moveBranch(repo: GitRepo, branchRef: string, from: string 
 }
 
 /** Puts everything back, step by step: one step that fails does not stop the others. */
-async function restore(repo: GitRepo, saved: { savedFiles: Saved[]; savedIndex: Buffer | null; indexFile: string; branchRef: string; from: string | null; keep: Set<string> }) {
+async function restore(
+  repo: GitRepo,
+  saved: {
+    savedFiles: Saved[];
+    savedIndex: Buffer | null;
+    indexFile: string;
+    branchRef: string;
+    from: string | null;
+    keep: Set<string>;
+  },
+) {
   const steps: Array<() => Promise<unknown>> = saved.savedFiles.reverse().map((file) => () => {
     if (file.link !== null) return writeFile(repo, file.filepath, { link: file.link });
     if (file.bytes) return writeFile(repo, file.filepath, { bytes: file.bytes, executable: (file.mode & 0o111) !== 0 });
     return removeFile(repo, file.filepath, saved.keep);
   });
-  steps.push(() => (saved.savedIndex ? fs.writeFile(saved.indexFile, saved.savedIndex) : fs.rm(saved.indexFile, { force: true })));
-  steps.push(() => (saved.from
-    ? git.writeRef({ fs: repo.fs, gitdir: repo.gitdir, ref: saved.branchRef, value: saved.from, force: true })
-    : git.deleteRef({ fs: repo.fs, gitdir: repo.gitdir, ref: saved.branchRef })));
+  steps.push(() =>
+    saved.savedIndex ? fs.writeFile(saved.indexFile, saved.savedIndex) : fs.rm(saved.indexFile, { force: true }),
+  );
+  steps.push(() =>
+    saved.from
+      ? git.writeRef({ fs: repo.fs, gitdir: repo.gitdir, ref: saved.branchRef, value: saved.from, force: true })
+      : git.deleteRef({ fs: repo.fs, gitdir: repo.gitdir, ref: saved.branchRef }),
+  );
   const failures: unknown[] = [];
   for (const step of steps) {
     try {
@@ -142,6 +182,9 @@ async function restore(repo: GitRepo, saved: { savedFiles: Saved[]; savedIndex: 
     }
   }
   if (failures.length > 0) {
-    console.error('[astro-quire] git pull: could not put everything back after a failure; check the repository by hand:', failures);
+    console.error(
+      '[astro-quire] git pull: could not put everything back after a failure; check the repository by hand:',
+      failures,
+    );
   }
 }

@@ -20,7 +20,14 @@ import {
   WriteQuerySchema,
 } from './schemas/content.js';
 import { CommitBodySchema, EmptyBodySchema } from './schemas/git.js';
-import { AssetPathParams, IdParams, LocaleParams, NameParams, SiteParams, TargetLocaleParams } from './schemas/params.js';
+import {
+  AssetPathParams,
+  IdParams,
+  LocaleParams,
+  NameParams,
+  SiteParams,
+  TargetLocaleParams,
+} from './schemas/params.js';
 import {
   AssetEntrySchema,
   AssetListSchema,
@@ -226,7 +233,7 @@ export const API = {
       response: {
         status: 200,
         file: true,
-        description: "The file, with its type and `Cache-Control: public, max-age=31536000, immutable`.",
+        description: 'The file, with its type and `Cache-Control: public, max-age=31536000, immutable`.',
       },
       errors: ['ASSET_NOT_FOUND', 'INVALID_REQUEST'],
     }),
@@ -296,7 +303,8 @@ export const API = {
       method: 'GET',
       path: '/assets/usage/:path{.+}',
       summary: 'Where content refers to an asset',
-      description: "Exact references to the asset's serve URL in meta, visual data, data entries and MDX links and images.",
+      description:
+        "Exact references to the asset's serve URL in meta, visual data, data entries and MDX links and images.",
       params: AssetPathParams,
       missingIsInvalid: true,
       response: ok(AssetUsageSchema, 'The references.'),
@@ -350,7 +358,8 @@ export const API = {
       method: 'GET',
       path: '/content/needs-review',
       summary: 'Locales that need review',
-      description: 'Items whose given locale inherits from a default locale whose content changed since it was reviewed.',
+      description:
+        'Items whose given locale inherits from a default locale whose content changed since it was reviewed.',
       query: NeedsReviewQuerySchema,
       response: ok(ManifestListSchema, 'Manifests (no bodies).'),
       errors: ['MISSING_REQUIRED_FIELD'],
@@ -375,7 +384,14 @@ export const API = {
         "The default locale is required. The ID is generated (readable, unique, stable); the answer's etag is the default locale's.",
       body: { schema: CreateContentSchema },
       response: { ...json(201, CreatedSchema, 'Created.'), etag: true as const },
-      errors: ['MISSING_REQUIRED_FIELD', 'METADATA_TOO_LARGE', 'SITE_NOT_FOUND', 'ALREADY_EXISTS', 'PATHNAME_TAKEN', 'WRITE_ERROR'],
+      errors: [
+        'MISSING_REQUIRED_FIELD',
+        'METADATA_TOO_LARGE',
+        'SITE_NOT_FOUND',
+        'ALREADY_EXISTS',
+        'PATHNAME_TAKEN',
+        'WRITE_ERROR',
+      ],
     }),
     batch: defineEndpoint({
       method: 'POST',
@@ -423,8 +439,14 @@ export const API = {
       errors: WRITE_ERRORS,
     }),
     markReviewed: transition('/content/:id/mark-reviewed', 'Mark an inherited locale reviewed'),
-    breakInheritance: transition('/content/:id/break-inheritance', 'Give an inherited locale its own copy of the content'),
-    revertToInherited: transition('/content/:id/revert-to-inherited', "Discard a locale's own content and inherit again"),
+    breakInheritance: transition(
+      '/content/:id/break-inheritance',
+      'Give an inherited locale its own copy of the content',
+    ),
+    revertToInherited: transition(
+      '/content/:id/revert-to-inherited',
+      "Discard a locale's own content and inherit again",
+    ),
   },
 
   data: {
@@ -478,7 +500,8 @@ export const API = {
       method: 'POST',
       path: '/git/commit',
       summary: 'Commit what changed under the content root and assets folder',
-      description: 'Without a message, one with the date and the files is generated. Nothing to commit: `commit: null`.',
+      description:
+        'Without a message, one with the date and the files is generated. Nothing to commit: `commit: null`.',
       body: { schema: CommitBodySchema, optional: true },
       response: ok(CommitResultSchema, 'Committed (or nothing to commit).'),
       errors: ['GIT_NOT_REPO', 'GIT_COMMIT_FAILED'],

@@ -2,7 +2,10 @@ import { QuireError } from '../errors.js';
 
 /** Accepts an etag quoted (`"m.c"`), weak (`W/"m.c"`) or bare (`m.c`); absent gives ''. */
 export function parseEtag(raw: string | null | undefined): string {
-  return (raw ?? '').trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
+  return (raw ?? '')
+    .trim()
+    .replace(/^W\//, '')
+    .replace(/^"(.*)"$/, '$1');
 }
 
 /** HTTP requires entity tags to be quoted. */
@@ -26,12 +29,22 @@ export interface EtagSources {
 export function guardEtag({ ifMatch, given, field }: EtagSources, options: { required?: boolean } = {}): string {
   const [header, own] = [parseEtag(ifMatch), parseEtag(given)];
   if (header && own && header !== own) {
-    throw new QuireError('STALE_WRITE', `The If-Match header (${header}) and the ${field ?? 'etag'} (${own}) name different versions: at most one of them is current. Send the current etag.`, { ifMatch: header, [field ?? 'etag']: own });
+    throw new QuireError(
+      'STALE_WRITE',
+      `The If-Match header (${header}) and the ${field ?? 'etag'} (${own}) name different versions: at most one of them is current. Send the current etag.`,
+      { ifMatch: header, [field ?? 'etag']: own },
+    );
   }
   const etag = header || own;
   if (!etag && options.required) {
-    const fields = [field ? { field, message: 'Required (or an If-Match header)' } : { field: 'If-Match', message: 'Required' }];
-    throw new QuireError('MISSING_REQUIRED_FIELD', `This write needs the current etag: ${field ? `\`${field}\` or ` : ''}an If-Match header.`, { fields });
+    const fields = [
+      field ? { field, message: 'Required (or an If-Match header)' } : { field: 'If-Match', message: 'Required' },
+    ];
+    throw new QuireError(
+      'MISSING_REQUIRED_FIELD',
+      `This write needs the current etag: ${field ? `\`${field}\` or ` : ''}an If-Match header.`,
+      { fields },
+    );
   }
   return etag;
 }

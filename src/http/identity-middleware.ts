@@ -16,7 +16,10 @@ export function identityMiddleware(
     c.set('identity', result.identity);
     c.set('identityReason', result.identity ? '' : result.reason);
     if (options.requireIdentity && !result.identity && !options.isPublic(c.req.method, c.req.path)) {
-      throw new QuireError('UNAUTHORIZED', `This endpoint needs a verified identity from the access gateway: ${result.reason}.`);
+      throw new QuireError(
+        'UNAUTHORIZED',
+        `This endpoint needs a verified identity from the access gateway: ${result.reason}.`,
+      );
     }
     await next();
   });

@@ -35,9 +35,13 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
   // Only what the document allows: a body sent as another type is refused, not guessed at. No type at all is read as JSON.
   const type = request.headers.get('content-type');
   if (type !== null && !JSON_TYPE.test(type)) {
-    throw new QuireError('UNSUPPORTED_MEDIA_TYPE', `The request body must be JSON (Content-Type: application/json), not ${type.split(';')[0]}.`, {
-      contentType: type,
-    });
+    throw new QuireError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `The request body must be JSON (Content-Type: application/json), not ${type.split(';')[0]}.`,
+      {
+        contentType: type,
+      },
+    );
   }
   let value: unknown;
   try {
@@ -58,7 +62,12 @@ export const MAX_JSON_DEPTH = 200;
  * keys `__proto__` and `constructor.prototype` (as secure-json-parse does). Walks without recursion.
  */
 function checkShape(root: unknown): void {
-  interface Node { value: unknown; depth: number; parent?: Node; key?: string | number }
+  interface Node {
+    value: unknown;
+    depth: number;
+    parent?: Node;
+    key?: string | number;
+  }
   const pathOf = (node: Node, key?: string): string => {
     const keys: Array<string | number> = key === undefined ? [] : [key];
     for (let at: Node | undefined = node; at?.parent; at = at.parent) keys.unshift(at.key!);
@@ -70,23 +79,37 @@ function checkShape(root: unknown): void {
     const { value, depth } = node;
     if (typeof value !== 'object' || value === null) continue;
     if (depth > MAX_JSON_DEPTH) {
-      throw new QuireError('INVALID_REQUEST', `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`, { field: pathOf(node), limit: MAX_JSON_DEPTH });
+      throw new QuireError('INVALID_REQUEST', `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`, {
+        field: pathOf(node),
+        limit: MAX_JSON_DEPTH,
+      });
     }
     if (Array.isArray(value)) {
       for (let index = 0; index < value.length; index++) {
-        if (typeof value[index] === 'object' && value[index] !== null) stack.push({ value: value[index], depth: depth + 1, parent: node, key: index });
+        if (typeof value[index] === 'object' && value[index] !== null)
+          stack.push({ value: value[index], depth: depth + 1, parent: node, key: index });
       }
       continue;
     }
     for (const key of Object.keys(value)) {
       const child = (value as Record<string, unknown>)[key];
-      if (key === '__proto__' || (key === 'constructor' && typeof child === 'object' && child !== null && Object.hasOwn(child, 'prototype'))) {
-        throw new QuireError('INVALID_REQUEST', `The request body has the key "${pathOf(node, key)}", which is not allowed (prototype pollution).`, { field: pathOf(node, key) });
+      if (
+        key === '__proto__' ||
+        (key === 'constructor' && typeof child === 'object' && child !== null && Object.hasOwn(child, 'prototype'))
+      ) {
+        throw new QuireError(
+          'INVALID_REQUEST',
+          `The request body has the key "${pathOf(node, key)}", which is not allowed (prototype pollution).`,
+          { field: pathOf(node, key) },
+        );
       }
-      if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: depth + 1, parent: node, key });
+      if (typeof child === 'object' && child !== null)
+        stack.push({ value: child, depth: depth + 1, parent: node, key });
     }
   }
 }
 
 const tooLarge = (limit: number) =>
-  new QuireError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limit} bytes (limits.jsonBodyBytes).`, { limit });
+  new QuireError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limit} bytes (limits.jsonBodyBytes).`, {
+    limit,
+  });

@@ -15,8 +15,8 @@ export function devNetworkGuard() {
     if (!READS.has(c.req.method) && address && !isLoopback(address) && !c.get('identity')) {
       throw new QuireError(
         'FORBIDDEN_CLIENT',
-        `astro dev accepts changes without identity only from this machine, and ${address} is another one: `
-        + 'set requireIdentity: true with an auth gateway, or dev: { allowNetworkWrites: true } in the quire() options to let anyone on the network write.',
+        `astro dev accepts changes without identity only from this machine, and ${address} is another one: ` +
+          'set requireIdentity: true with an auth gateway, or dev: { allowNetworkWrites: true } in the quire() options to let anyone on the network write.',
       );
     }
     await next();

@@ -1,9 +1,14 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { ERROR_STATUS, isQuireError, type ErrorCode } from '../errors.js';
+import { ERROR_STATUS, type ErrorCode, isQuireError } from '../errors.js';
 
 /** The envelope every error answer has: `{ error: { code, message, details? } }`. */
-export function errorResponse(code: ErrorCode, message: string, details?: unknown, headers?: Record<string, string>): Response {
+export function errorResponse(
+  code: ErrorCode,
+  message: string,
+  details?: unknown,
+  headers?: Record<string, string>,
+): Response {
   const body = JSON.stringify({ error: details === undefined ? { code, message } : { code, message, details } });
   return new Response(body, {
     status: ERROR_STATUS[code],

@@ -1,10 +1,15 @@
 import { createRequire } from 'node:module';
-import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
+import { type ConversionConfig, type JsonSchema, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { type Endpoint, PATH_PARAMETER } from './endpoint.js';
 import { ENDPOINTS, errorCodesOf } from './endpoints.js';
-import { BatchOperationSchema, BatchOperationSlot, CreateContentSchema, LocaleUpdateSchema } from './schemas/content.js';
+import {
+  BatchOperationSchema,
+  BatchOperationSlot,
+  CreateContentSchema,
+  LocaleUpdateSchema,
+} from './schemas/content.js';
 import { JsonObject } from './schemas/object-only.js';
 import { errorEnvelope, RESPONSE_COMPONENTS } from './schemas/responses.js';
 
@@ -38,13 +43,19 @@ const baseConfig: ConversionConfig = {
     if (valibotAction.type !== 'check') return undefined;
     const message = (valibotAction as { message?: unknown }).message;
     if (typeof message !== 'string') return jsonSchema;
-    return { ...jsonSchema, description: jsonSchema.description ? `${jsonSchema.description} ${message}.` : `${message}.` };
+    return {
+      ...jsonSchema,
+      description: jsonSchema.description ? `${jsonSchema.description} ${message}.` : `${message}.`,
+    };
   },
   overrideSchema: ({ valibotSchema, jsonSchema }) => {
     if (valibotSchema === BatchOperationSlot) return { $ref: '#/components/schemas/BatchOperation' };
     if (valibotSchema === JsonObject) return { type: 'object' };
     // objectOnly(schema): the schema alone says it (see there).
-    if (valibotSchema.type === 'intersect' && (valibotSchema as v.IntersectSchema<v.GenericSchema[], undefined>).options[0] === JsonObject) {
+    if (
+      valibotSchema.type === 'intersect' &&
+      (valibotSchema as v.IntersectSchema<v.GenericSchema[], undefined>).options[0] === JsonObject
+    ) {
       return (jsonSchema.allOf as JsonSchema[])[1];
     }
     // Said outright: generators (openapi-typescript) close an object that does not say it takes other keys.
@@ -58,13 +69,16 @@ function convert(schema: v.GenericSchema): Json {
   const { $schema: _, $defs, ...converted } = toJsonSchema(schema, { ...baseConfig, definitions: COMPONENTS }) as Json;
   // Only named schemas may be referenced: an unnamed recursive (lazy) schema would leave a dangling $ref.
   const unnamed = Object.keys(($defs ?? {}) as Json).filter((key) => !(key in COMPONENTS));
-  if (unnamed.length > 0) throw new Error(`OpenAPI: add the recursive schema(s) ${unnamed.join(', ')} to the named components.`);
+  if (unnamed.length > 0)
+    throw new Error(`OpenAPI: add the recursive schema(s) ${unnamed.join(', ')} to the named components.`);
   return converted;
 }
 
 const jsonContent = (schema: Json) => ({ 'application/json': { schema } });
 
-const ETAG_HEADER = { ETag: { description: 'The etag, quoted: `"<metaEtag>.<contentEtag>"`.', schema: { type: 'string' } } };
+const ETAG_HEADER = {
+  ETag: { description: 'The etag, quoted: `"<metaEtag>.<contentEtag>"`.', schema: { type: 'string' } },
+};
 
 /** An object schema's properties as parameters `in` the path, query or header. */
 function parametersIn(where: 'path' | 'query', schema: v.GenericSchema | undefined): Json[] {
@@ -107,7 +121,10 @@ function requestBody(endpoint: Endpoint): Json | undefined {
     const fields = convert(body.schema) as { properties?: Json; required?: string[] };
     const schema = {
       ...fields,
-      properties: { file: { description: 'The file.', contentMediaType: 'application/octet-stream' }, ...fields.properties },
+      properties: {
+        file: { description: 'The file.', contentMediaType: 'application/octet-stream' },
+        ...fields.properties,
+      },
       required: ['file', ...(fields.required ?? [])],
     };
     return { required: true, content: { 'multipart/form-data': { schema } } };
@@ -121,15 +138,21 @@ function responses(endpoint: Endpoint): Json {
   if (success) {
     const headers = success.etag ? { headers: ETAG_HEADER } : {};
     const content = success.file
-      ? { '*/*': { schema: { description: 'The file\'s bytes.' } } }
+      ? { '*/*': { schema: { description: "The file's bytes." } } }
       : success.eventStream
-        ? { 'text/event-stream': { schema: { type: 'string', description: 'Server-Sent Events (see the description).' } } }
+        ? {
+            'text/event-stream': {
+              schema: { type: 'string', description: 'Server-Sent Events (see the description).' },
+            },
+          }
         : jsonContent(convert(success.schema!));
     result[String(success.status)] = { description: success.description, ...headers, content };
-    if (success.alsoStatus) result[String(success.alsoStatus.status)] = { description: success.alsoStatus.description, content };
+    if (success.alsoStatus)
+      result[String(success.alsoStatus.status)] = { description: success.alsoStatus.description, content };
   }
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of errorCodesOf(endpoint)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  for (const code of errorCodesOf(endpoint))
+    byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     result[String(status)] = { description: codes.join(', '), content: jsonContent(convert(errorEnvelope(codes))) };
   }
@@ -157,7 +180,8 @@ const SECURITY_SCHEMES = {
     type: 'apiKey',
     in: 'header',
     name: 'Cf-Access-Jwt-Assertion',
-    description: 'Cloudflare Access (`auth.type: cloudflare-access`): the JWT the gateway adds to every request it lets through.',
+    description:
+      'Cloudflare Access (`auth.type: cloudflare-access`): the JWT the gateway adds to every request it lets through.',
   },
   cloudflareAccessCookie: {
     type: 'apiKey',
@@ -223,7 +247,7 @@ const TAGS: Record<string, string> = {
   fragments: 'Fragments by collection and name, global or per site.',
   blocks: 'The fragments again, reported with `kind: block`.',
   git: 'The repository that holds the content.',
-  sites: 'The sites configuration, redirects, translations, and each site\'s pages.',
+  sites: "The sites configuration, redirects, translations, and each site's pages.",
 };
 
 const DESCRIPTION = `The content API of astro-quire, generated from the schemas the routes validate with.
@@ -266,8 +290,13 @@ export function buildOpenApiDocument(prefix: string): Json {
   const components = toJsonSchemaDefs(COMPONENTS, baseConfig) as Record<string, JsonSchema>;
   return {
     openapi: '3.1.1',
-    info: { title: 'astro-quire content API', version: packageVersion(), description: DESCRIPTION, license: { name: 'MIT', identifier: 'MIT' } },
-    servers: [{ url: prefix, description: 'The API prefix (the integration\'s `prefix` option).' }],
+    info: {
+      title: 'astro-quire content API',
+      version: packageVersion(),
+      description: DESCRIPTION,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: prefix, description: "The API prefix (the integration's `prefix` option)." }],
     tags: tags.map((name) => ({ name, description: TAGS[name] })),
     security: SECURITY,
     paths,

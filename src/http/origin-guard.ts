@@ -8,7 +8,12 @@ import type { AppEnv } from './app-env.js';
  * the origins the owner listed are answered. Without `Origin`, a request is a browser's only if
  * `Sec-Fetch-Site` says so; curl, the typed client in Node and other servers send neither.
  */
-function refusedOrigin(headers: Headers, siteOrigin: string, allowedOrigins: readonly string[], publicRead: boolean): string | null {
+function refusedOrigin(
+  headers: Headers,
+  siteOrigin: string,
+  allowedOrigins: readonly string[],
+  publicRead: boolean,
+): string | null {
   const origin = headers.get('origin');
   if (origin === null) {
     // A link or an <img> on another site may load a public file: the page cannot read the answer anyway.
@@ -24,7 +29,8 @@ function refusedOrigin(headers: Headers, siteOrigin: string, allowedOrigins: rea
  */
 export function originGuard(options: { allowedOrigins: readonly string[]; publicFiles: string }) {
   const guard = createMiddleware<AppEnv>(async (c, next) => {
-    const publicRead = (c.req.method === 'GET' || c.req.method === 'HEAD') && c.req.path.startsWith(options.publicFiles);
+    const publicRead =
+      (c.req.method === 'GET' || c.req.method === 'HEAD') && c.req.path.startsWith(options.publicFiles);
     const refused = refusedOrigin(c.req.raw.headers, new URL(c.req.url).origin, options.allowedOrigins, publicRead);
     if (refused) {
       throw new QuireError(
@@ -35,10 +41,13 @@ export function originGuard(options: { allowedOrigins: readonly string[]; public
     await next();
   });
   if (options.allowedOrigins.length === 0) return [guard];
-  return [guard, cors({
-    origin: (origin) => (options.allowedOrigins.includes(origin) ? origin : null),
-    credentials: true,
-    exposeHeaders: ['ETag', 'Allow'],
-    maxAge: 600,
-  })];
+  return [
+    guard,
+    cors({
+      origin: (origin) => (options.allowedOrigins.includes(origin) ? origin : null),
+      credentials: true,
+      exposeHeaders: ['ETag', 'Allow'],
+      maxAge: 600,
+    }),
+  ];
 }

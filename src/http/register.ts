@@ -14,7 +14,10 @@ export interface RouteInput<E extends EndpointSpec> {
   ifMatch: string | undefined;
 }
 
-export type Handler<E extends EndpointSpec> = (input: RouteInput<E>, c: Context<AppEnv>) => Response | Promise<Response>;
+export type Handler<E extends EndpointSpec> = (
+  input: RouteInput<E>,
+  c: Context<AppEnv>,
+) => Response | Promise<Response>;
 
 /** One handler per endpoint of an area: a declaration without a handler does not compile. */
 export type AreaHandlers<A> = { [K in keyof A]: A[K] extends EndpointSpec ? Handler<A[K]> : never };

@@ -1,7 +1,10 @@
 import * as v from 'valibot';
 import { QuireError } from '../errors.js';
 
-export interface FieldProblem { field: string; message: string }
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
 
 const OBJECT_TYPES = new Set(['object', 'loose_object', 'strict_object', 'object_with_rest']);
 
@@ -48,5 +51,10 @@ export function parseInput<const S extends v.GenericSchema>(
 export const commaList = v.pipe(
   v.string(),
   v.description('A comma-separated list.'),
-  v.transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean)),
+  v.transform((value) =>
+    value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  ),
 );

@@ -6,7 +6,9 @@ import type { AuthOption } from '../config/schema.js';
  */
 export function effectiveAuth(auth: AuthOption | null, env: NodeJS.ProcessEnv = process.env): AuthOption | null {
   if (auth) return auth;
-  const teamDomain = env.CF_ACCESS_TEAM_DOMAIN?.trim().replace(/^https:\/\//, '').replace(/\/+$/, '');
+  const teamDomain = env.CF_ACCESS_TEAM_DOMAIN?.trim()
+    .replace(/^https:\/\//, '')
+    .replace(/\/+$/, '');
   const audience = env.CF_ACCESS_AUD?.trim();
   return teamDomain && audience ? { type: 'cloudflare-access', teamDomain, audience } : null;
 }

@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
 import type { IdentityResult, IdentityVerifier } from './types.js';
 
 export interface JwtSource {
@@ -22,10 +22,19 @@ export function createJwtVerifier(source: JwtSource): IdentityVerifier {
   return async (headers) => {
     const header = headers.get(source.header)?.replace(/^Bearer\s+/i, '');
     const token = header || (source.cookie ? readCookie(headers, source.cookie) : undefined);
-    if (!token) return { identity: null, reason: `no token in the ${source.header} header${source.cookie ? ` or the ${source.cookie} cookie` : ''}` };
+    if (!token)
+      return {
+        identity: null,
+        reason: `no token in the ${source.header} header${source.cookie ? ` or the ${source.cookie} cookie` : ''}`,
+      };
     try {
       // jose checks `exp` only when present: a token without one would be good forever, so it must have one.
-      const { payload } = await jwtVerify(token, jwks, { issuer: source.issuer, audience: source.audience, algorithms, requiredClaims: ['exp'] });
+      const { payload } = await jwtVerify(token, jwks, {
+        issuer: source.issuer,
+        audience: source.audience,
+        algorithms,
+        requiredClaims: ['exp'],
+      });
       return identityFromClaims(payload);
     } catch (error) {
       return { identity: null, reason: describeJoseError(error) };
@@ -43,9 +52,11 @@ function identityFromClaims(payload: JWTPayload): IdentityResult {
 function describeJoseError(error: unknown): string {
   if (error instanceof errors.JWTExpired) return 'the token has expired';
   if (error instanceof errors.JWTClaimValidationFailed) return `the token's ${error.claim} claim is not accepted`;
-  if (error instanceof errors.JWSSignatureVerificationFailed || error instanceof errors.JWKSNoMatchingKey) return 'the token is not signed by a key of the gateway';
+  if (error instanceof errors.JWSSignatureVerificationFailed || error instanceof errors.JWKSNoMatchingKey)
+    return 'the token is not signed by a key of the gateway';
   if (error instanceof errors.JOSEAlgNotAllowed) return "the token's algorithm is not allowed";
-  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) return "the gateway's signing keys could not be fetched";
+  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid)
+    return "the gateway's signing keys could not be fetched";
   if (error instanceof errors.JOSEError) return `the token is invalid (${error.code})`;
   return "the gateway's signing keys could not be fetched";
 }

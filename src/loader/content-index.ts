@@ -4,8 +4,8 @@ import path from 'node:path';
 import { describeClash, ItemIndex } from '../content/item-index.js';
 import { parseContentPath, TOP_FOLDERS } from '../content/paths.js';
 import { readLocaleFile } from '../content/sync.js';
-import { signatureOf } from '../util/file-signature.js';
 import type { Kind } from '../content/types.js';
+import { signatureOf } from '../util/file-signature.js';
 
 const FOLDERS_OF: Record<Kind, string[]> = {
   page: [TOP_FOLDERS.pages],
@@ -91,7 +91,10 @@ export function createContentIndex(root: string, kind: Kind, warn: Warn) {
     async syncPath(changed: string): Promise<boolean> {
       const stat = await fs.lstat(changed).catch(() => null);
       if (stat?.isDirectory()) {
-        const related = folders.some((folder) => folder === changed || folder.startsWith(changed + path.sep) || changed.startsWith(folder + path.sep));
+        const related = folders.some(
+          (folder) =>
+            folder === changed || folder.startsWith(changed + path.sep) || changed.startsWith(folder + path.sep),
+        );
         return related ? syncAll(await filesUnder(changed)) : false;
       }
       if (!stat) {

@@ -1,6 +1,6 @@
 import { isValidPathname } from '../content/codes.js';
-import { fragmentsInScope } from '../content/fragment-scope.js';
 import { isPublished } from '../content/filters.js';
+import { fragmentsInScope } from '../content/fragment-scope.js';
 import type { ItemIndex } from '../content/item-index.js';
 import type { Item, StoredLocale } from '../content/types.js';
 import { effectiveContent, isStale } from '../content/views.js';
@@ -24,8 +24,12 @@ export const entryIdOf = (itemId: string, locale: string) => `${itemId}/${locale
 
 /** The items of the collection: its kind, collection and site (fragments: as seen from the site). */
 function itemsInView(index: ItemIndex, options: ResolvedLoaderOptions): Item[] {
-  const items = index.sorted().filter((item) => item.kind === options.kind
-    && (options.collection === undefined || item.collection === options.collection));
+  const items = index
+    .sorted()
+    .filter(
+      (item) =>
+        item.kind === options.kind && (options.collection === undefined || item.collection === options.collection),
+    );
   if (options.site === undefined) return items;
   if (options.kind === 'fragment') return fragmentsInScope(items, options.site).map(({ item }) => item);
   return items.filter((item) => item.site === options.site);
@@ -43,27 +47,39 @@ function entryData(item: Item, locale: string, stored: StoredLocale, published: 
     ...(file.publishAt !== undefined && { publishAt: file.publishAt }),
     ...(file.unpublishAt !== undefined && { unpublishAt: file.unpublishAt }),
     published,
-    ...(file.inheritance && { inheritance: { state: file.inheritance.state, from: file.inheritance.from, stale: isStale(item, stored) } }),
+    ...(file.inheritance && {
+      inheritance: { state: file.inheritance.state, from: file.inheritance.from, stale: isStale(item, stored) },
+    }),
     created: file.created,
     modified: file.modified,
   };
   // A hand-written fragment or data file may lack a name; the API names such items by their ID.
   const name = file.name ?? item.id;
   switch (item.kind) {
-    case 'page': return {
-      ...common,
-      kind: 'page',
-      site: item.site!,
-      pathname: file.pathname ?? '',
-      ...(file.previousPathnames?.some(isValidPathname) && { previousPathnames: file.previousPathnames.filter(isValidPathname) }),
-    };
-    case 'fragment': return { ...common, kind: 'fragment', ...(item.site !== undefined && { site: item.site }), name };
-    case 'data': return { ...common, kind: 'data', name };
+    case 'page':
+      return {
+        ...common,
+        kind: 'page',
+        site: item.site!,
+        pathname: file.pathname ?? '',
+        ...(file.previousPathnames?.some(isValidPathname) && {
+          previousPathnames: file.previousPathnames.filter(isValidPathname),
+        }),
+      };
+    case 'fragment':
+      return { ...common, kind: 'fragment', ...(item.site !== undefined && { site: item.site }), name };
+    case 'data':
+      return { ...common, kind: 'data', name };
   }
 }
 
 /** Every entry the collection should hold at `now`: one per item and locale, drafts only when asked for. */
-export function wantedEntries(index: ItemIndex, options: ResolvedLoaderOptions, includeDrafts: boolean, now: number): WantedEntry[] {
+export function wantedEntries(
+  index: ItemIndex,
+  options: ResolvedLoaderOptions,
+  includeDrafts: boolean,
+  now: number,
+): WantedEntry[] {
   const wanted: WantedEntry[] = [];
   for (const item of itemsInView(index, options)) {
     for (const locale of [...item.locales.keys()].sort()) {
@@ -74,14 +90,22 @@ export function wantedEntries(index: ItemIndex, options: ResolvedLoaderOptions, 
       if (item.kind === 'page' && !(stored.file.pathname && isValidPathname(stored.file.pathname))) continue;
       const published = isPublished(stored.file, now);
       if (!published && !includeDrafts) continue;
-      wanted.push({ id: entryIdOf(item.id, locale), data: entryData(item, locale, stored, published), path: stored.path });
+      wanted.push({
+        id: entryIdOf(item.id, locale),
+        data: entryData(item, locale, stored, published),
+        path: stored.path,
+      });
     }
   }
   return wanted;
 }
 
 /** The next moment after `now` at which some locale of the collection is published or unpublished. */
-export function nextPublicationChange(index: ItemIndex, options: ResolvedLoaderOptions, now: number): number | undefined {
+export function nextPublicationChange(
+  index: ItemIndex,
+  options: ResolvedLoaderOptions,
+  now: number,
+): number | undefined {
   let next: number | undefined;
   for (const item of itemsInView(index, options)) {
     for (const stored of item.locales.values()) {

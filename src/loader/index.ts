@@ -1,4 +1,4 @@
-export { quireLoader, type QuireLoader, type QuireEntrySchema } from './loader.js';
-export type { QuireLoaderOptions } from './options.js';
 export { entryIdOf } from './entries.js';
+export { type QuireEntrySchema, type QuireLoader, quireLoader } from './loader.js';
+export type { QuireLoaderOptions } from './options.js';
 export type { DataEntryData, EntryData, FragmentEntryData, PageEntryData } from './schema.js';

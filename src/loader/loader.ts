@@ -4,7 +4,7 @@ import type { LoaderContext } from 'astro/loaders';
 import type { Kind } from '../content/types.js';
 import { createContentIndex } from './content-index.js';
 import { nextPublicationChange, wantedEntries } from './entries.js';
-import { contentRootOf, resolveLoaderOptions, type QuireLoaderOptions } from './options.js';
+import { contentRootOf, type QuireLoaderOptions, resolveLoaderOptions } from './options.js';
 import { renderMdx } from './render-mdx.js';
 import { ENTRY_SCHEMAS } from './schema.js';
 
@@ -131,13 +131,16 @@ export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>):
         }
         if (!changed) return;
         const { set, deleted } = await reconcile(true);
-        if (set + deleted > 0) logger.info(`Reloaded ${set} entr${set === 1 ? 'y' : 'ies'}${deleted ? `, removed ${deleted}` : ''}`);
+        if (set + deleted > 0)
+          logger.info(`Reloaded ${set} entr${set === 1 ? 'y' : 'ies'}${deleted ? `, removed ${deleted}` : ''}`);
         schedulePublication();
       }
 
       /** Syncs never overlap; one that fails (say, an entry the collection's schema refuses) is logged and the next one runs. */
       const queue = (force: boolean) => {
-        syncing = syncing.then(() => flush(force)).catch((error) => logger.error(`could not reload ${context.collection}: ${(error as Error).message}`));
+        syncing = syncing
+          .then(() => flush(force))
+          .catch((error) => logger.error(`could not reload ${context.collection}: ${(error as Error).message}`));
       };
 
       const onPath = (changedPath: string) => {

@@ -34,11 +34,19 @@ const OptionsSchema = v.pipe(
     kind: v.picklist(KINDS, `Expected one of ${KINDS.map((kind) => `"${kind}"`).join(', ')}`),
     site: v.optional(SiteName),
     collection: v.optional(CollectionName),
-    locale: v.optional(v.union([LocaleCode, v.pipe(v.array(LocaleCode), v.minLength(1, 'Expected at least one locale'))])),
+    locale: v.optional(
+      v.union([LocaleCode, v.pipe(v.array(LocaleCode), v.minLength(1, 'Expected at least one locale'))]),
+    ),
     contentRoot: v.optional(v.pipe(v.string(), v.minLength(1, 'Expected a folder'))),
     includeDrafts: v.optional(v.boolean()),
   }),
-  v.forward(v.check((options) => !(options.kind === 'data' && options.site !== undefined), 'Data entries belong to no site; leave `site` out'), ['site']),
+  v.forward(
+    v.check(
+      (options) => !(options.kind === 'data' && options.site !== undefined),
+      'Data entries belong to no site; leave `site` out',
+    ),
+    ['site'],
+  ),
 );
 
 export interface ResolvedLoaderOptions {
@@ -55,7 +63,9 @@ export function resolveLoaderOptions(input: unknown): ResolvedLoaderOptions {
   const parsed = v.safeParse(OptionsSchema, input);
   if (!parsed.success) {
     const lines = parsed.issues.map((issue) => `  - ${v.getDotPath(issue) ?? '(options)'}: ${issue.message}`);
-    throw new Error(`astro-quire: invalid option${lines.length > 1 ? 's' : ''} passed to quireLoader():\n${lines.join('\n')}`);
+    throw new Error(
+      `astro-quire: invalid option${lines.length > 1 ? 's' : ''} passed to quireLoader():\n${lines.join('\n')}`,
+    );
   }
   const { locale, ...rest } = parsed.output;
   return {

@@ -1,7 +1,7 @@
 import { pathnameKey } from '../content/codes.js';
 import type { ContentStore } from '../content/store.js';
 import { computeRedirectIndex } from './redirects.js';
-import { siteNamed, type SitesSource } from './sites-config.js';
+import { type SitesSource, siteNamed } from './sites-config.js';
 
 /**
  * A request URL's pathname as stored pathnames are written: percent-decoded (a browser sends

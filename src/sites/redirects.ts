@@ -1,7 +1,13 @@
 import { isValidPathname, pathnameKey } from '../content/codes.js';
 import type { Item } from '../content/types.js';
 
-export interface Redirect { site: string; locale: string; from: string; to: string; id: string }
+export interface Redirect {
+  site: string;
+  locale: string;
+  from: string;
+  to: string;
+  id: string;
+}
 
 /**
  * Redirects from every page's previous pathnames to its current one. A redirect always points at
@@ -15,7 +21,8 @@ function computeRedirects(items: Iterable<Item>): Redirect[] {
   for (const item of items) {
     if (item.kind !== 'page') continue;
     pages.push(item);
-    for (const [locale, stored] of item.locales) inUse.add(`${item.site}\0${locale}\0${pathnameKey(stored.file.pathname!)}`);
+    for (const [locale, stored] of item.locales)
+      inUse.add(`${item.site}\0${locale}\0${pathnameKey(stored.file.pathname!)}`);
   }
   const chosen = new Map<string, Redirect & { modified: string }>();
   for (const item of pages) {

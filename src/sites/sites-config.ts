@@ -1,17 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
-import { QuireError, fsErrorCode } from '../errors.js';
-import { SitesSchema, type SiteConfig, type SitesConfig } from './sites-schema.js';
+import { fsErrorCode, QuireError } from '../errors.js';
+import { type SiteConfig, type SitesConfig, SitesSchema } from './sites-schema.js';
 
 export type { SiteConfig, SitesConfig };
-
 
 const DEFAULT_CONFIG: SitesConfig = { sites: {}, globalLocales: ['en'] };
 
 /** A site by name; only the file's own keys count (`constructor` or `__proto__` is no site). */
 export const siteNamed = (config: SitesConfig, name: string): SiteConfig | undefined =>
-  (Object.hasOwn(config.sites, name) ? config.sites[name] : undefined);
+  Object.hasOwn(config.sites, name) ? config.sites[name] : undefined;
 
 /** The site named `name`, or SITE_NOT_FOUND. */
 export function requireSite(config: SitesConfig, name: string): SiteConfig {
@@ -53,7 +52,9 @@ export function createSitesConfig(contentRoot: string) {
       try {
         const stat = fs.statSync(file);
         signature = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
-      } catch { /* a missing file is the default configuration */ }
+      } catch {
+        /* a missing file is the default configuration */
+      }
       if (cached?.signature !== signature) cached = { signature, value: load() };
       if (cached.value instanceof QuireError) throw cached.value;
       return cached.value;

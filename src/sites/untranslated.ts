@@ -1,22 +1,34 @@
 import { isPublished } from '../content/filters.js';
 import type { Item } from '../content/types.js';
-import { siteNamed, type SitesConfig } from './sites-config.js';
+import { type SitesConfig, siteNamed } from './sites-config.js';
 
-export interface UntranslatedOptions { excludeSites: string[]; includeUnpublished: boolean; now: number }
+export interface UntranslatedOptions {
+  excludeSites: string[];
+  includeUnpublished: boolean;
+  now: number;
+}
 
 /**
  * Items that lack `locale` although their scope has it: pages (and site fragments) of sites that
  * list the locale, global fragments and data entries when `globalLocales` does. Items with no
  * published locale only when asked for.
  */
-export function untranslated(items: readonly Item[], config: SitesConfig, locale: string, options: UntranslatedOptions): Item[] {
+export function untranslated(
+  items: readonly Item[],
+  config: SitesConfig,
+  locale: string,
+  options: UntranslatedOptions,
+): Item[] {
   return items.filter((item) => {
     if (item.locales.has(locale)) return false;
     if (item.site !== undefined) {
-      if (options.excludeSites.includes(item.site) || !siteNamed(config, item.site)?.locales.includes(locale)) return false;
+      if (options.excludeSites.includes(item.site) || !siteNamed(config, item.site)?.locales.includes(locale))
+        return false;
     } else if (!config.globalLocales.includes(locale)) {
       return false;
     }
-    return options.includeUnpublished || [...item.locales.values()].some((stored) => isPublished(stored.file, options.now));
+    return (
+      options.includeUnpublished || [...item.locales.values()].some((stored) => isPublished(stored.file, options.now))
+    );
   });
 }

@@ -8,7 +8,8 @@ import { fsErrorCode } from '../errors.js';
 const TEMP_SUFFIX = /\.\d{1,10}$/;
 
 /** The file a temporary file was meant to become, or undefined when `file` is not one. */
-export const tempFileTarget = (file: string): string | undefined => (TEMP_SUFFIX.test(file) ? file.replace(TEMP_SUFFIX, '') : undefined);
+export const tempFileTarget = (file: string): string | undefined =>
+  TEMP_SUFFIX.test(file) ? file.replace(TEMP_SUFFIX, '') : undefined;
 
 /**
  * Writes `file` atomically: a temporary file beside it, written and fsynced, then renamed over it,
@@ -20,7 +21,11 @@ export const tempFileTarget = (file: string): string | undefined => (TEMP_SUFFIX
  * and its signal-exit handlers re-raise SIGXFSZ, which Node otherwise ignores, so a write over the
  * process's file-size limit killed the whole server instead of failing.
  */
-export async function writeFileAtomic(file: string, data: string | Uint8Array, options: { mode?: number } = {}): Promise<Stats> {
+export async function writeFileAtomic(
+  file: string,
+  data: string | Uint8Array,
+  options: { mode?: number } = {},
+): Promise<Stats> {
   const temp = `${file}.${randomBytes(4).readUInt32BE(0)}`;
   // Metadata calls are synchronous: they take microseconds, while the thread pool is busy with fsyncs.
   const existing = options.mode === undefined ? fsSync.lstatSync(file, { throwIfNoEntry: false }) : undefined;
@@ -48,7 +53,10 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
  * `isTarget` says which final paths this caller owns. Run at start-up, before any write of this
  * process: one server per content root, so no other writer's temporary file can be in flight.
  */
-export async function removeInterruptedWrites(files: Iterable<string>, isTarget: (target: string) => boolean): Promise<string[]> {
+export async function removeInterruptedWrites(
+  files: Iterable<string>,
+  isTarget: (target: string) => boolean,
+): Promise<string[]> {
   const removed: string[] = [];
   for (const file of files) {
     const target = tempFileTarget(file);
@@ -57,10 +65,15 @@ export async function removeInterruptedWrites(files: Iterable<string>, isTarget:
       await fs.rm(file, { force: true });
       removed.push(file);
     } catch (error) {
-      console.warn(`[astro-quire] could not remove ${file}, left by an interrupted write: ${(error as Error).message} (${fsErrorCode(error)})`);
+      console.warn(
+        `[astro-quire] could not remove ${file}, left by an interrupted write: ${(error as Error).message} (${fsErrorCode(error)})`,
+      );
     }
   }
-  if (removed.length > 0) console.info(`[astro-quire] removed ${removed.length} temporary file(s) left by an interrupted write, e.g. ${path.basename(removed[0]!)}`);
+  if (removed.length > 0)
+    console.info(
+      `[astro-quire] removed ${removed.length} temporary file(s) left by an interrupted write, e.g. ${path.basename(removed[0]!)}`,
+    );
   return removed;
 }
 

@@ -3,6 +3,9 @@
  * IPv4 loopback address mapped into IPv6. Brackets around an IPv6 address are allowed.
  */
 export function isLoopback(host: string): boolean {
-  const bare = host.toLowerCase().replace(/^\[|\]$/g, '').replace(/^::ffff:/, '');
+  const bare = host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/^::ffff:/, '');
   return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
 }

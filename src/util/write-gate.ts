@@ -21,7 +21,9 @@ export class WriteGate {
   async exclusive<T>(task: () => Promise<T>): Promise<T> {
     while (this.#exclusive) await this.#exclusive;
     let release!: () => void;
-    this.#exclusive = new Promise((resolve) => { release = resolve; });
+    this.#exclusive = new Promise((resolve) => {
+      release = resolve;
+    });
     try {
       if (this.#active > 0) await new Promise<void>((resolve) => this.#idle.push(resolve));
       return await task();

@@ -27,7 +27,8 @@ function pathPattern(prefix: string, honoPath: string): RegExp {
   return new RegExp(`^${escapeRegExp(prefix)}${source}${escapeRegExp(rest)}/?$`);
 }
 
-const issuesOf = (issues: v.BaseIssue<unknown>[]) => issues.map((issue) => `${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`).join('; ');
+const issuesOf = (issues: v.BaseIssue<unknown>[]) =>
+  issues.map((issue) => `${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`).join('; ');
 
 /**
  * Wraps fetch so that every answer the typed client gets is checked against the endpoint table:
@@ -43,7 +44,8 @@ export function contractChecker(prefix = '/__cms/api'): ContractChecker {
     const success = endpoint.response;
     seen.add(`${endpoint.operation} ${response.status}`);
     if (success && (response.status === success.status || response.status === success.alsoStatus?.status)) {
-      if (success.etag && !/^"[^"]+"$/.test(response.headers.get('etag') ?? '')) problems.push(`${where}: no quoted ETag header`);
+      if (success.etag && !/^"[^"]+"$/.test(response.headers.get('etag') ?? ''))
+        problems.push(`${where}: no quoted ETag header`);
       // A file or an event stream is not JSON (and a stream never ends).
       if (success.file || success.eventStream) return;
       const parsed = v.safeParse(success.schema!, await response.json());
@@ -60,11 +62,14 @@ export function contractChecker(prefix = '/__cms/api'): ContractChecker {
     }
     const parsed = v.safeParse(errorEnvelope(errorCodesOf(endpoint)), body);
     if (!parsed.success) {
-      problems.push(`${where} ${response.status}: an undocumented answer: ${text.slice(0, 300)} (${issuesOf(parsed.issues)})`);
+      problems.push(
+        `${where} ${response.status}: an undocumented answer: ${text.slice(0, 300)} (${issuesOf(parsed.issues)})`,
+      );
       return;
     }
     const code = parsed.output.error.code as ErrorCode;
-    if (ERROR_STATUS[code] !== response.status) problems.push(`${where}: ${code} came with ${response.status}, the catalog says ${ERROR_STATUS[code]}`);
+    if (ERROR_STATUS[code] !== response.status)
+      problems.push(`${where}: ${code} came with ${response.status}, the catalog says ${ERROR_STATUS[code]}`);
   }
 
   const checkingFetch: typeof fetch = async (input, init) => {

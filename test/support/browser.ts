@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** Set to a Chrome or Chromium binary to use it instead of the Linux x64 build inside @sparticuz/chromium. */
 export const CHROMIUM_PATH_VARIABLE = 'QUIRE_CHROMIUM_PATH';
@@ -19,8 +19,10 @@ export async function chromiumExecutable(): Promise<{ executablePath: string; ar
   const local = process.env[CHROMIUM_PATH_VARIABLE];
   if (local) return { executablePath: local, args: [] };
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new Error(`The Chromium inside @sparticuz/chromium runs on Linux x64 only; ` +
-        `set ${CHROMIUM_PATH_VARIABLE} to a local Chrome or Chromium to run the browser tests on ${process.platform}/${process.arch}.`);
+    throw new Error(
+      `The Chromium inside @sparticuz/chromium runs on Linux x64 only; ` +
+        `set ${CHROMIUM_PATH_VARIABLE} to a local Chrome or Chromium to run the browser tests on ${process.platform}/${process.arch}.`,
+    );
   }
   const { default: packaged } = await import('@sparticuz/chromium');
   const executablePath = await packaged.executablePath();
@@ -43,7 +45,9 @@ export function collectPageErrors(page: Page): () => string[] {
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
   });
-  page.on('requestfailed', (request) => errors.push(`request failed: ${request.method()} ${request.url()} (${request.failure()?.errorText ?? 'unknown'})`));
+  page.on('requestfailed', (request) =>
+    errors.push(`request failed: ${request.method()} ${request.url()} (${request.failure()?.errorText ?? 'unknown'})`),
+  );
   return () => [...errors];
 }
 
@@ -63,11 +67,18 @@ export interface AxeViolation {
 
 /** One readable paragraph per violation: rule, impact, what to fix, and each offending element. */
 export function describeViolations(violations: AxeViolation[]): string {
-  return violations.map((violation) => [
-    `[${violation.impact}] ${violation.id}: ${violation.help} (${violation.helpUrl})`,
-    ...violation.nodes.map((node) => `    at ${node.target.join(' ')}: ${node.html.slice(0, 200)}` +
-            (node.failureSummary ? `\n      ${node.failureSummary.replace(/\n/g, '\n      ')}` : '')),
-  ].join('\n')).join('\n\n');
+  return violations
+    .map((violation) =>
+      [
+        `[${violation.impact}] ${violation.id}: ${violation.help} (${violation.helpUrl})`,
+        ...violation.nodes.map(
+          (node) =>
+            `    at ${node.target.join(' ')}: ${node.html.slice(0, 200)}` +
+            (node.failureSummary ? `\n      ${node.failureSummary.replace(/\n/g, '\n      ')}` : ''),
+        ),
+      ].join('\n'),
+    )
+    .join('\n\n');
 }
 
 /**
@@ -75,22 +86,33 @@ export function describeViolations(violations: AxeViolation[]): string {
  * critical violations; returns every violation (minor and moderate ones too) for the caller to log.
  * `exclude`: CSS selectors of parts to leave out (e.g. a third-party widget).
  */
-export async function checkA11y(page: Page, options: { exclude?: string[]; label?: string } = {}): Promise<AxeViolation[]> {
+export async function checkA11y(
+  page: Page,
+  options: { exclude?: string[]; label?: string } = {},
+): Promise<AxeViolation[]> {
   const injected = await page.evaluate(() => 'axe' in window);
   if (!injected) await page.addScriptTag({ content: await readAxeSource() });
   const violations = await page.evaluate(async (exclude) => {
-    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
-    const context = exclude.length > 0 ? { include: [['html']], exclude: exclude.map((selector) => [selector]) } : document;
+    const axe = (
+      window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }
+    ).axe;
+    const context =
+      exclude.length > 0 ? { include: [['html']], exclude: exclude.map((selector) => [selector]) } : document;
     const result = await axe.run(context, { resultTypes: ['violations'] });
     return result.violations.map(({ id, impact, help, helpUrl, nodes }) => ({
-      id, impact: impact ?? null, help, helpUrl,
+      id,
+      impact: impact ?? null,
+      help,
+      helpUrl,
       nodes: nodes.map(({ target, html, failureSummary }) => ({ target, html, failureSummary })),
     }));
   }, options.exclude ?? []);
   const blocking = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
   if (blocking.length > 0) {
-    throw new Error(`axe-core found ${blocking.length} serious or critical accessibility violation(s)${options.label ? ` on ${options.label}` : ''} ` +
-        `at ${page.url()}:\n\n${describeViolations(blocking)}`);
+    throw new Error(
+      `axe-core found ${blocking.length} serious or critical accessibility violation(s)${options.label ? ` on ${options.label}` : ''} ` +
+        `at ${page.url()}:\n\n${describeViolations(blocking)}`,
+    );
   }
   return violations;
 }

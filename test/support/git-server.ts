@@ -32,7 +32,9 @@ export async function startGitServer(options: { root: string; token: string; use
     if (!user) {
       done(401);
       req.resume();
-      res.writeHead(401, { 'www-authenticate': 'Basic realm="quire-test-git"', 'content-type': 'text/plain' }).end('authentication required\n');
+      res
+        .writeHead(401, { 'www-authenticate': 'Basic realm="quire-test-git"', 'content-type': 'text/plain' })
+        .end('authentication required\n');
       return;
     }
     const env: NodeJS.ProcessEnv = {
@@ -58,9 +60,12 @@ export async function startGitServer(options: { root: string; token: string; use
     const timer = setTimeout(() => child.kill('SIGKILL'), CGI_TIMEOUT_MS);
     child.once('exit', () => clearTimeout(timer));
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     child.once('error', (error) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end(`git http-backend: ${error.message}\n`);
+      if (!res.headersSent)
+        res.writeHead(500, { 'content-type': 'text/plain' }).end(`git http-backend: ${error.message}\n`);
     });
     req.pipe(child.stdin);
     child.stdin.on('error', () => {});
@@ -112,7 +117,9 @@ export async function startGitServer(options: { root: string; token: string; use
   return {
     origin,
     repoUrl: (name) => `${origin}/${name}`,
-    setToken(next) { token = next; },
+    setToken(next) {
+      token = next;
+    },
     log: () => [...log],
     close() {
       return new Promise((resolve) => {

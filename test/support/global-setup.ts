@@ -24,7 +24,9 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<void> {
   const major = Number(process.versions.node.split('.')[0]);
   if (major < 22) {
-    throw new Error(`Tests need Node >= 22 (Astro 7 does); this is ${process.version}. Run via npm scripts or PATH=node_modules/.bin:$PATH.`);
+    throw new Error(
+      `Tests need Node >= 22 (Astro 7 does); this is ${process.version}. Run via npm scripts or PATH=node_modules/.bin:$PATH.`,
+    );
   }
   if (!existsSync(path.join(REPO_ROOT, 'dist', 'integration.js'))) {
     throw new Error('dist/integration.js is missing: run `npm run build` before vitest (`npm test` does both).');

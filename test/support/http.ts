@@ -55,7 +55,13 @@ export function api(siteUrl: string, prefix = '/__cms/api'): ApiClient {
       if (value === null) headers.delete(name);
       else headers.set(name, value);
     }
-    const response = await fetch(url, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(30_000) });
+    const response = await fetch(url, {
+      method,
+      headers,
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(30_000),
+    });
     const text = await response.text();
     let json: unknown;
     try {

@@ -12,7 +12,11 @@ function pngChunk(type: string, data: Buffer): Buffer {
 }
 
 /** A valid truecolour PNG of the given size, filled with one colour; `padding` adds an ancillary text chunk to make it larger. */
-export function png(width: number, height: number, options: { rgb?: [number, number, number]; padding?: number } = {}): Buffer {
+export function png(
+  width: number,
+  height: number,
+  options: { rgb?: [number, number, number]; padding?: number } = {},
+): Buffer {
   const [r, g, b] = options.rgb ?? [200, 30, 30];
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
@@ -21,7 +25,8 @@ export function png(width: number, height: number, options: { rgb?: [number, num
   const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3).map((_, i) => [r, g, b][i % 3]!)]);
   const pixels = zlib.deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
   const chunks = [pngChunk('IHDR', header), pngChunk('IDAT', pixels)];
-  if (options.padding) chunks.push(pngChunk('tEXt', Buffer.concat([Buffer.from('Comment\0'), Buffer.alloc(options.padding, 'x')])));
+  if (options.padding)
+    chunks.push(pngChunk('tEXt', Buffer.concat([Buffer.from('Comment\0'), Buffer.alloc(options.padding, 'x')])));
   chunks.push(pngChunk('IEND', Buffer.alloc(0)));
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ...chunks]);
 }
@@ -39,7 +44,10 @@ export const JPEG_3x2 = Buffer.from(
 export const GIF_1x1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 /** A 4×3 lossy WebP. */
-export const WEBP_4x3 = Buffer.from('UklGRjoAAABXRUJQVlA4IC4AAACwAQCdASoEAAMAAUAmJaACdLoABDAAAP77VeP/hTX/hTX/hTX/CmvoUbKJfMAA', 'base64');
+export const WEBP_4x3 = Buffer.from(
+  'UklGRjoAAABXRUJQVlA4IC4AAACwAQCdASoEAAMAAUAmJaACdLoABDAAAP77VeP/hTX/hTX/hTX/CmvoUbKJfMAA',
+  'base64',
+);
 
 /** An SVG document with an XML declaration, a comment and a script (which the sandbox header must neutralise). */
 export function svg(width: number, height: number): Buffer {
@@ -66,7 +74,12 @@ export function ico(): Buffer {
 }
 
 /** A minimal PDF. */
-export const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
+export const PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
+);
 
 /** The start of a 64-bit Linux executable: what an attacker would rename to `.png`. */
-export const ELF = Buffer.concat([Buffer.from('7f454c4602010100000000000000000002003e00', 'hex'), Buffer.alloc(200, 0x90)]);
+export const ELF = Buffer.concat([
+  Buffer.from('7f454c4602010100000000000000000002003e00', 'hex'),
+  Buffer.alloc(200, 0x90),
+]);

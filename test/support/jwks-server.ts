@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey, type JWTPayload } from 'jose';
+import { type CryptoKey, exportJWK, generateKeyPair, type JWTPayload, SignJWT, UnsecuredJWT } from 'jose';
 
 export interface SignOptions {
   /** `wrong` signs with a key the JWKS does not publish (but with the same `kid`, so only the signature fails). @default 'good' */
@@ -26,7 +26,10 @@ export interface JwksServer {
   requests(): number;
   sign(claims: JWTPayload, options?: SignOptions): Promise<string>;
   /** An `alg: none` token with the same default claims: must never be accepted. */
-  unsigned(claims: JWTPayload, options?: { expiresIn?: number; audience?: string | string[] | null; issuer?: string | null }): string;
+  unsigned(
+    claims: JWTPayload,
+    options?: { expiresIn?: number; audience?: string | string[] | null; issuer?: string | null },
+  ): string;
   close(): Promise<void>;
 }
 
@@ -78,7 +81,9 @@ export async function startJwksServer(options: { issuer?: string; audience?: str
       return jwt.sign(key);
     },
     unsigned(claims, signOptions = {}) {
-      const jwt = new UnsecuredJWT(claims).setIssuedAt(now() - 60).setExpirationTime(now() + (signOptions.expiresIn ?? 300));
+      const jwt = new UnsecuredJWT(claims)
+        .setIssuedAt(now() - 60)
+        .setExpirationTime(now() + (signOptions.expiresIn ?? 300));
       const iss = signOptions.issuer === undefined ? issuer : signOptions.issuer;
       const aud = signOptions.audience === undefined ? audience : signOptions.audience;
       if (iss !== null) jwt.setIssuer(iss);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 
 /** A long-running child (a dev or production server) in its own process group. */
@@ -57,7 +57,11 @@ export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS
 }
 
 /** Starts `command` detached (own process group) with its output captured. */
-export function startProcess(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): ManagedProcess {
+export function startProcess(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): ManagedProcess {
   const child: ChildProcess = spawn(command, args, {
     cwd: options.cwd,
     env: options.env,
@@ -68,11 +72,18 @@ export function startProcess(command: string, args: string[], options: { cwd: st
   const pid = child.pid;
   live.add(pid);
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   const exited = new Promise<number | string>((resolve) => {
     child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
-    child.once('error', (error) => { output += `\n[spawn error] ${error.message}\n`; resolve('spawn-error'); });
+    child.once('error', (error) => {
+      output += `\n[spawn error] ${error.message}\n`;
+      resolve('spawn-error');
+    });
   });
   let stopping: Promise<void> | undefined;
   return {
@@ -107,7 +118,9 @@ export async function runProcess(
 ): Promise<{ code: number; output: string }> {
   const proc = startProcess(command, args, options);
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(resolve, options.timeoutMs, 'timeout'); });
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(resolve, options.timeoutMs, 'timeout');
+  });
   const result = await Promise.race([proc.exited, timedOut]);
   clearTimeout(timer);
   await proc.stop();

@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { REPO_ROOT } from './paths.js';
-import { childEnv, runProcess, startProcess, type ManagedProcess } from './process.js';
+import { childEnv, type ManagedProcess, runProcess, startProcess } from './process.js';
 
 const ASTRO_BIN = path.join(REPO_ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs');
 const READY_TIMEOUT_MS = 90_000;
@@ -81,7 +81,10 @@ export function freePort(): Promise<number> {
  */
 export async function createSite(options: SiteOptions): Promise<TestSite> {
   const runDir = inject('quireRunDir');
-  if (!runDir) throw new Error('quireRunDir was not provided: run the tests through vitest.config.ts (its globalSetup packs the package).');
+  if (!runDir)
+    throw new Error(
+      'quireRunDir was not provided: run the tests through vitest.config.ts (its globalSetup packs the package).',
+    );
   const dir = path.join(runDir, 'sites', `${options.name}-${randomBytes(4).toString('hex')}`);
   const contentRoot = path.join(dir, options.contentDir ?? 'content');
   const adapter = options.adapter ?? true;
@@ -104,15 +107,23 @@ ${adapter ? "  adapter: node({ mode: 'standalone' }),\n" : ''}  integrations: [q
   };
   for (const [relative, text] of Object.entries(files)) await writeText(path.join(dir, relative), text);
   await mkdir(contentRoot, { recursive: true });
-  for (const [relative, text] of Object.entries(options.content ?? {})) await writeText(path.join(contentRoot, relative), text);
+  for (const [relative, text] of Object.entries(options.content ?? {}))
+    await writeText(path.join(contentRoot, relative), text);
   await cp(path.join(runDir, 'package'), path.join(dir, 'node_modules', 'astro-quire'), { recursive: true });
 
   const build = async (env: Record<string, string | undefined> = {}) =>
     runProcess(process.execPath, [ASTRO_BIN, 'build'], { cwd: dir, env: childEnv(env), timeoutMs: BUILD_TIMEOUT_MS });
 
-  const startBuilt = async (env: Record<string, string | undefined> = {}, startOptions: StartOptions = {}): Promise<RunningSite> => {
+  const startBuilt = async (
+    env: Record<string, string | undefined> = {},
+    startOptions: StartOptions = {},
+  ): Promise<RunningSite> => {
     const port = await freePort();
-    const [command, ...args] = [...(startOptions.wrapper ?? []), process.execPath, path.join(dir, 'dist', 'server', 'entry.mjs')];
+    const [command, ...args] = [
+      ...(startOptions.wrapper ?? []),
+      process.execPath,
+      path.join(dir, 'dist', 'server', 'entry.mjs'),
+    ];
     const proc = startProcess(command!, args, {
       cwd: dir,
       env: childEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }),
@@ -155,7 +166,9 @@ async function writeText(file: string, text: string): Promise<void> {
 async function waitUntilReady(proc: ManagedProcess, url: string, what: string, prefix: string): Promise<RunningSite> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   let exitedWith: number | string | undefined;
-  void proc.exited.then((code) => { exitedWith = code; });
+  void proc.exited.then((code) => {
+    exitedWith = code;
+  });
   let last = 'no answer yet';
   while (Date.now() < deadline) {
     if (exitedWith !== undefined) {

@@ -17,7 +17,11 @@ describe('the typed client in a browser bundle', () => {
     });
     expect(result.errors).toEqual([]);
     const inputs = Object.keys(result.metafile.inputs);
-    expect(inputs.filter((input) => input.startsWith('node:') || /src\/(content\/store|http\/(app|register|openapi))\b/.test(input))).toEqual([]);
+    expect(
+      inputs.filter(
+        (input) => input.startsWith('node:') || /src\/(content\/store|http\/(app|register|openapi))\b/.test(input),
+      ),
+    ).toEqual([]);
     expect(inputs.some((input) => input.endsWith('src/http/endpoints.ts'))).toBe(true);
   });
 });

@@ -12,7 +12,11 @@ export function stored(file: Partial<LocaleFile> = {}, etags: { meta?: string; c
 }
 
 /** An item of the index, without files: `locales` maps each code to its file fields. */
-export function item(id: string, home: Partial<ItemHome> & { type?: Item['type'] }, locales: Record<string, Partial<LocaleFile>>): Item {
+export function item(
+  id: string,
+  home: Partial<ItemHome> & { type?: Item['type'] },
+  locales: Record<string, Partial<LocaleFile>>,
+): Item {
   return {
     id,
     kind: home.kind ?? 'page',

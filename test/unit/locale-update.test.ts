@@ -56,7 +56,11 @@ describe('applyLocaleUpdate', () => {
     const inherited = applyLocaleUpdate(undefined, { pathname: '/ueber' }, context({ locale: 'de' }));
     expect(inherited.inheritance).toEqual({ state: 'inherited', from: 'en', inheritedEtag: 'source' });
     expect(inherited.content).toBeUndefined();
-    const own = applyLocaleUpdate(undefined, { pathname: '/ueber', content: { visualData: 1 } }, context({ locale: 'de' }));
+    const own = applyLocaleUpdate(
+      undefined,
+      { pathname: '/ueber', content: { visualData: 1 } },
+      context({ locale: 'de' }),
+    );
     expect(own.inheritance?.state).toBe('customized');
   });
 
@@ -80,12 +84,16 @@ describe('applyLocaleUpdate', () => {
     for (const unset of [null, false, ''] as const) {
       expect(applyLocaleUpdate(scheduled, { publishAt: unset }, context()).publishAt).toBeUndefined();
     }
-    expect(applyLocaleUpdate(undefined, { name: 'x', content: {} }, context({ kind: 'fragment', type: 'mdx' })).content).toEqual({ mdx: '' });
+    expect(
+      applyLocaleUpdate(undefined, { name: 'x', content: {} }, context({ kind: 'fragment', type: 'mdx' })).content,
+    ).toEqual({ mdx: '' });
   });
 
   it('refuses what the kind or locale does not allow', () => {
     expect(codeOf(() => applyLocaleUpdate(english, { name: 'x' }, context()))).toBe('INVALID_REQUEST');
-    expect(codeOf(() => applyLocaleUpdate(english, { pathname: '/x' }, context({ kind: 'data' })))).toBe('INVALID_REQUEST');
+    expect(codeOf(() => applyLocaleUpdate(english, { pathname: '/x' }, context({ kind: 'data' })))).toBe(
+      'INVALID_REQUEST',
+    );
     expect(codeOf(() => applyLocaleUpdate(english, { inherit: true }, context()))).toBe('INVALID_REQUEST');
     expect(codeOf(() => applyLocaleUpdate(undefined, { content: {} }, context()))).toBe('MISSING_REQUIRED_FIELD');
     expect(codeOf(() => applyLocaleUpdate(undefined, { pathname: '/x' }, context()))).toBe('MISSING_REQUIRED_FIELD');

@@ -2,8 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { findNamed, hasName } from '../../src/content/names.js';
 import { item } from './items.js';
 
-const header = item('header', { kind: 'fragment', collection: 'components' }, { en: { name: 'header' }, de: { name: 'kopf' } });
-const shopHeader = item('shop-header', { kind: 'fragment', collection: 'components', site: 'shop' }, { en: { name: 'header' } });
+const header = item(
+  'header',
+  { kind: 'fragment', collection: 'components' },
+  { en: { name: 'header' }, de: { name: 'kopf' } },
+);
+const shopHeader = item(
+  'shop-header',
+  { kind: 'fragment', collection: 'components', site: 'shop' },
+  { en: { name: 'header' } },
+);
 const settings = item('settings', { kind: 'data', collection: 'config', type: 'json' }, { en: { name: 'header' } });
 const all = [header, shopHeader, settings];
 
@@ -25,7 +33,9 @@ describe('findNamed', () => {
   });
 
   it('leaves out the item being renamed, and can ask one locale', () => {
-    expect(findNamed(all, { kind: 'fragment', collection: 'components' }, 'header', { exceptId: 'header' })).toBeUndefined();
+    expect(
+      findNamed(all, { kind: 'fragment', collection: 'components' }, 'header', { exceptId: 'header' }),
+    ).toBeUndefined();
     expect(findNamed(all, { kind: 'fragment', collection: 'components' }, 'kopf', { locale: 'en' })).toBeUndefined();
   });
 });

@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { QuireError } from '../../src/errors.js';
 import { planRebase } from '../../src/git/rebase.js';
 import type { GitRepo } from '../../src/git/repository.js';
-import { QuireError } from '../../src/errors.js';
 import { gitCli } from '../support/git-cli.js';
 
 const ME = { name: 'Quire', email: 'quire@example.test' };
@@ -62,7 +62,12 @@ describe('planRebase', () => {
   it('drops a local commit whose change is already upstream', async () => {
     const remote = await commitOn(base, { 'a.txt': 'A\n' }, 'remote');
     const local = await commitOn(base, { 'a.txt': 'A\n' }, 'same change');
-    expect(await planRebase(repo, local, remote, ME)).toMatchObject({ kind: 'rebased', tip: remote, replayed: 0, dropped: 1 });
+    expect(await planRebase(repo, local, remote, ME)).toMatchObject({
+      kind: 'rebased',
+      tip: remote,
+      replayed: 0,
+      dropped: 1,
+    });
   });
 
   it('stops on a file both sides changed differently, naming it, and changes nothing', async () => {
@@ -70,6 +75,9 @@ describe('planRebase', () => {
     const local = await commitOn(base, { 'a.txt': 'mine\n' }, 'local');
     const failure = await planRebase(repo, local, remote, ME).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(QuireError);
-    expect(failure).toMatchObject({ code: 'GIT_PULL_FAILED', details: { reason: 'conflict', conflicts: ['a.txt'], commit: local } });
+    expect(failure).toMatchObject({
+      code: 'GIT_PULL_FAILED',
+      details: { reason: 'conflict', conflicts: ['a.txt'], commit: local },
+    });
   });
 });

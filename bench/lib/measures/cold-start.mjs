@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { median } from '../load.mjs';
-import { log } from '../progress.mjs';
 import { runProcess } from '../processes.mjs';
+import { log } from '../progress.mjs';
+import { failedRow, measuredRow, round, target } from '../rows.mjs';
 import { API, FLOOR_PREFIX, spawnServer, waitFor } from '../site.mjs';
-import { measuredRow, failedRow, round, target } from '../rows.mjs';
 import { fmtMs } from './reads.mjs';
 
 const FLOOR_SCRIPT = path.join(import.meta.dirname, '..', '..', 'floor', 'parse-all.mjs');
@@ -26,11 +26,23 @@ export async function measureColdStart({ site, contentRoot, catalog, runs }) {
   let floorFiles;
   let listed;
   for (let run = 0; run < runs; run++) {
-    const plain = await runProcess(process.execPath, [FLOOR_SCRIPT, contentRoot], { cwd: contentRoot, timeoutMs: 300_000 });
-    if (plain.code !== 0) return failedRow({ id: 'cold-start', measure, target: goal, note: `floor script failed: ${plain.output.slice(-500)}` });
+    const plain = await runProcess(process.execPath, [FLOOR_SCRIPT, contentRoot], {
+      cwd: contentRoot,
+      timeoutMs: 300_000,
+    });
+    if (plain.code !== 0)
+      return failedRow({
+        id: 'cold-start',
+        measure,
+        target: goal,
+        note: `floor script failed: ${plain.output.slice(-500)}`,
+      });
     floor.push(plain.ms);
     floorFiles = JSON.parse(plain.output.trim().split('\n').at(-1)).files;
-    const split = await runProcess(process.execPath, [FLOOR_SCRIPT, contentRoot, '--no-yaml'], { cwd: contentRoot, timeoutMs: 300_000 });
+    const split = await runProcess(process.execPath, [FLOOR_SCRIPT, contentRoot, '--no-yaml'], {
+      cwd: contentRoot,
+      timeoutMs: 300_000,
+    });
     if (split.code === 0) floorNoYaml.push(split.ms);
 
     const server = await spawnServer(site);
@@ -48,15 +60,25 @@ export async function measureColdStart({ site, contentRoot, catalog, runs }) {
     } finally {
       await bare.stop();
     }
-    log(`   run ${run + 1}/${runs}: Quire ${fmtMs(quire.at(-1))} (server start alone ${fmtMs(boot.at(-1))}), floor ${fmtMs(floor.at(-1))}`);
+    log(
+      `   run ${run + 1}/${runs}: Quire ${fmtMs(quire.at(-1))} (server start alone ${fmtMs(boot.at(-1))}), floor ${fmtMs(floor.at(-1))}`,
+    );
   }
   const floorMs = median(floor);
   const quireMs = median(quire);
   return measuredRow({
     id: 'cold-start',
     measure,
-    floor: { value: round(floorMs, 1), unit: 'ms', label: `${fmtMs(floorMs)} (read + parse ${floorFiles} files, median of ${runs})` },
-    quire: { value: round(quireMs, 1), unit: 'ms', label: `${fmtMs(quireMs)} (median of ${runs}; the server's start alone: ${fmtMs(median(boot))})` },
+    floor: {
+      value: round(floorMs, 1),
+      unit: 'ms',
+      label: `${fmtMs(floorMs)} (read + parse ${floorFiles} files, median of ${runs})`,
+    },
+    quire: {
+      value: round(quireMs, 1),
+      unit: 'ms',
+      label: `${fmtMs(quireMs)} (median of ${runs}; the server's start alone: ${fmtMs(median(boot))})`,
+    },
     target: goal,
     details: {
       listPath,

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { compareLatency } from '../load.mjs';
-import { log } from '../progress.mjs';
 import { childEnv, startProcess } from '../processes.mjs';
-import { API, freePort, waitFor } from '../site.mjs';
+import { log } from '../progress.mjs';
 import { failedRow, kb, measuredRow, probe, round, target } from '../rows.mjs';
+import { API, freePort, waitFor } from '../site.mjs';
 import { fmtMs, roundSummary } from './reads.mjs';
 
 /**
@@ -16,10 +16,20 @@ import { fmtMs, roundSummary } from './reads.mjs';
 export async function measureDecap({ server, catalog, decapDir, repoRoot, settings }) {
   const port = await freePort();
   const decapUrl = `http://127.0.0.1:${port}`;
-  const proc = startProcess(process.execPath, [path.join(repoRoot, 'node_modules', 'decap-server', 'dist', 'index.js')], {
-    cwd: decapDir,
-    env: childEnv({ PORT: String(port), BIND_HOST: '127.0.0.1', MODE: 'fs', GIT_REPO_DIRECTORY: decapDir, LOG_LEVEL: 'error' }),
-  });
+  const proc = startProcess(
+    process.execPath,
+    [path.join(repoRoot, 'node_modules', 'decap-server', 'dist', 'index.js')],
+    {
+      cwd: decapDir,
+      env: childEnv({
+        PORT: String(port),
+        BIND_HOST: '127.0.0.1',
+        MODE: 'fs',
+        GIT_REPO_DIRECTORY: decapDir,
+        LOG_LEVEL: 'error',
+      }),
+    },
+  );
   const action = (name, params) => ({
     method: 'POST',
     path: '/api/v1',
@@ -28,31 +38,64 @@ export async function measureDecap({ server, catalog, decapDir, repoRoot, settin
   });
   const rows = [];
   try {
-    await waitFor(proc, `${decapUrl}/api/v1`, { intervalMs: 100, init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'info' }) } });
+    await waitFor(proc, `${decapUrl}/api/v1`, {
+      intervalMs: 100,
+      init: {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ action: 'info' }),
+      },
+    });
 
     const listId = 'decap-list';
     const listMeasure = `listing ${catalog.items.length} entries vs decap-server`;
     const listing = action('entriesByFolder', { folder: 'entries', extension: 'md', depth: 1 });
-    const decapList = await probe(`${decapUrl}/api/v1`, { method: 'POST', headers: listing.headers, body: listing.body });
+    const decapList = await probe(`${decapUrl}/api/v1`, {
+      method: 'POST',
+      headers: listing.headers,
+      body: listing.body,
+    });
     const quireList = await probe(`${server.url}${API}/content`);
     if (decapList.status !== 200 || quireList.status !== 200) {
-      rows.push(failedRow({ id: listId, measure: listMeasure, target: target.faster(), note: `decap ${decapList.status}, Quire ${quireList.status}` }));
+      rows.push(
+        failedRow({
+          id: listId,
+          measure: listMeasure,
+          target: target.faster(),
+          note: `decap ${decapList.status}, Quire ${quireList.status}`,
+        }),
+      );
     } else {
-      log(`decap: listing ${catalog.items.length} entries (Decap ${decapList.json.length} files, ${kb(decapList.bytes)}; ` +
-          `Quire ${quireList.json.total} items, ${kb(quireList.bytes)})`);
+      log(
+        `decap: listing ${catalog.items.length} entries (Decap ${decapList.json.length} files, ${kb(decapList.bytes)}; ` +
+          `Quire ${quireList.json.total} items, ${kb(quireList.bytes)})`,
+      );
       const compared = await compareLatency({
         baseline: { url: decapUrl, requests: [listing] },
         subject: { url: server.url, requests: [{ method: 'GET', path: `${API}/content` }] },
         duration: settings.duration,
         rounds: settings.rounds,
       });
-      rows.push(peerRow({
-        id: listId, measure: listMeasure, goal: target.faster(), compared,
-        details: { decapEntries: decapList.json.length, decapBytes: decapList.bytes, quireItems: quireList.json.total, quireBytes: quireList.bytes },
-      }));
+      rows.push(
+        peerRow({
+          id: listId,
+          measure: listMeasure,
+          goal: target.faster(),
+          compared,
+          details: {
+            decapEntries: decapList.json.length,
+            decapBytes: decapList.bytes,
+            quireItems: quireList.json.total,
+            quireBytes: quireList.bytes,
+          },
+        }),
+      );
     }
 
-    const readIds = catalog.items.filter((item) => item.kind === 'page').slice(0, 100).map((item) => item.id);
+    const readIds = catalog.items
+      .filter((item) => item.kind === 'page')
+      .slice(0, 100)
+      .map((item) => item.id);
     const readMeasure = 'reading one entry vs decap-server (info)';
     log(`decap: reading ${readIds.length} entries in turn`);
     const compared = await compareLatency({
@@ -61,7 +104,15 @@ export async function measureDecap({ server, catalog, decapDir, repoRoot, settin
       duration: settings.duration,
       rounds: settings.rounds,
     });
-    rows.push(peerRow({ id: 'decap-read', measure: readMeasure, goal: target.none(), compared, details: { entries: readIds.length } }));
+    rows.push(
+      peerRow({
+        id: 'decap-read',
+        measure: readMeasure,
+        goal: target.none(),
+        compared,
+        details: { entries: readIds.length },
+      }),
+    );
   } finally {
     await proc.stop();
   }
@@ -69,11 +120,22 @@ export async function measureDecap({ server, catalog, decapDir, repoRoot, settin
 }
 
 function peerRow({ id, measure, goal, compared, details }) {
-  if (compared.failures.length) return failedRow({ id, measure, target: goal, note: `errors under load: ${JSON.stringify(compared.failures).slice(0, 300)}`, details });
+  if (compared.failures.length)
+    return failedRow({
+      id,
+      measure,
+      target: goal,
+      note: `errors under load: ${JSON.stringify(compared.failures).slice(0, 300)}`,
+      details,
+    });
   const row = measuredRow({
     id,
     measure,
-    floor: { value: round(compared.baseline.p50), unit: 'ms', label: `${fmtMs(compared.baseline.p50)} p50 (decap-server)` },
+    floor: {
+      value: round(compared.baseline.p50),
+      unit: 'ms',
+      label: `${fmtMs(compared.baseline.p50)} p50 (decap-server)`,
+    },
     quire: { value: round(compared.subject.p50), unit: 'ms', label: `${fmtMs(compared.subject.p50)} p50` },
     target: goal,
     details: { ...details, decapMs: roundSummary(compared.baseline), quireMs: roundSummary(compared.subject) },

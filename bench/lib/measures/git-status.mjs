@@ -1,8 +1,8 @@
+import { git } from '../git.mjs';
 import { median } from '../load.mjs';
 import { log } from '../progress.mjs';
-import { API } from '../site.mjs';
-import { git } from '../git.mjs';
 import { failedRow, measuredRow, NOT_BUILT, notBuilt, probe, round, skippedRow, target } from '../rows.mjs';
+import { API } from '../site.mjs';
 import { fmtMs } from './reads.mjs';
 
 /**
@@ -19,7 +19,13 @@ export async function measureGitStatus({ server, contentRoot, runs }) {
   const first = await probe(url);
   const firstMs = performance.now() - firstStarted;
   if (notBuilt(first)) return skippedRow({ id, measure, target: goal, note: NOT_BUILT });
-  if (first.status !== 200) return failedRow({ id, measure, target: goal, note: `answered ${first.status}: ${JSON.stringify(first.json ?? {}).slice(0, 300)}` });
+  if (first.status !== 200)
+    return failedRow({
+      id,
+      measure,
+      target: goal,
+      note: `answered ${first.status}: ${JSON.stringify(first.json ?? {}).slice(0, 300)}`,
+    });
 
   await git(contentRoot, ['status', '--porcelain']);
   const native = [];
@@ -33,7 +39,8 @@ export async function measureGitStatus({ server, contentRoot, runs }) {
     const started = performance.now();
     const answer = await probe(url);
     quire.push(performance.now() - started);
-    if (answer.status !== 200) return failedRow({ id, measure, target: goal, note: `answered ${answer.status} on run ${run + 1}` });
+    if (answer.status !== 200)
+      return failedRow({ id, measure, target: goal, note: `answered ${answer.status} on run ${run + 1}` });
     status = answer.json;
   }
   const nativeMs = median(native);
@@ -42,9 +49,23 @@ export async function measureGitStatus({ server, contentRoot, runs }) {
   return measuredRow({
     id,
     measure,
-    floor: { value: round(nativeMs), unit: 'ms', label: `${fmtMs(nativeMs)} (native git status --porcelain, median of ${runs})` },
-    quire: { value: round(quireMs), unit: 'ms', label: `${fmtMs(quireMs)} (median of ${runs}; first call ${fmtMs(firstMs)})` },
+    floor: {
+      value: round(nativeMs),
+      unit: 'ms',
+      label: `${fmtMs(nativeMs)} (native git status --porcelain, median of ${runs})`,
+    },
+    quire: {
+      value: round(quireMs),
+      unit: 'ms',
+      label: `${fmtMs(quireMs)} (median of ${runs}; first call ${fmtMs(firstMs)})`,
+    },
     target: goal,
-    details: { firstCallMs: round(firstMs), nativeRunsMs: native.map((ms) => round(ms)), quireRunsMs: quire.map((ms) => round(ms)), nativeChangedLines: lines, quireStatus: status },
+    details: {
+      firstCallMs: round(firstMs),
+      nativeRunsMs: native.map((ms) => round(ms)),
+      quireRunsMs: quire.map((ms) => round(ms)),
+      nativeChangedLines: lines,
+      quireStatus: status,
+    },
   });
 }

@@ -10,7 +10,8 @@ export type Link = (href: string) => string;
 export function linkerFor(pages: CollectionEntry<'pages'>[], site: string, locale: string): Link {
   const known = new Map<string, string>();
   for (const page of pages) {
-    if (page.data.site === site && page.data.locale === locale) known.set(page.data.pathname, urlOf(site, locale, page.data.pathname));
+    if (page.data.site === site && page.data.locale === locale)
+      known.set(page.data.pathname, urlOf(site, locale, page.data.pathname));
   }
   return (href) => {
     const match = /^(\/(?!\/)[^?#]*)(.*)$/.exec(href);

@@ -6,7 +6,9 @@ export function authHandlers(): AreaHandlers<typeof API.auth> {
     user: (_, c) => {
       const identity = c.get('identity');
       return c.json(
-        identity ? { authenticated: true, user: { email: identity.email, sub: identity.sub } } : { authenticated: false },
+        identity
+          ? { authenticated: true, user: { email: identity.email, sub: identity.sub } }
+          : { authenticated: false },
       );
     },
   };

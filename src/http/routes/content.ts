@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
-import type { BatchOperation, ContentStore } from '../../content/store.js';
 import type { ContentQueries } from '../../content/queries.js';
+import type { BatchOperation, ContentStore } from '../../content/store.js';
 import { QuireError } from '../../errors.js';
 import type { AppEnv } from '../app-env.js';
 import type { API } from '../endpoints.js';
@@ -25,7 +25,10 @@ function describeOperation(operation: unknown): { id: string; locale: string } {
 }
 
 export function contentHandlers(store: ContentStore, queries: ContentQueries): AreaHandlers<typeof API.content> {
-  const write: Handler<typeof API.content.update | typeof API.content.patch> = async ({ params, query, body, ifMatch }, c) => {
+  const write: Handler<typeof API.content.update | typeof API.content.patch> = async (
+    { params, query, body, ifMatch },
+    c,
+  ) => {
     const etag = guardEtag({ ifMatch, given: query.etag, field: 'etag' });
     const result = await store.updateLocale(params.id, query.locale, body, etag, author(c));
     c.header('ETag', quoteEtag(result.etag));

@@ -1,6 +1,6 @@
-import type { Handler } from '../register.js';
 import type { API } from '../endpoints.js';
 import { openApiJson } from '../openapi.js';
+import type { Handler } from '../register.js';
 
 /** `GET /openapi.json`: built once per prefix, served as the same bytes. */
 export const openApiHandler =

@@ -6,7 +6,11 @@ import { guardEtag, quoteEtag } from '../etag-header.js';
 import type { AreaHandlers } from '../register.js';
 
 /** `/sites`, `/redirects`, `/untranslated/{targetLocale}` and the `/{site}/…` routes (registered last). */
-export function siteHandlers(store: ContentStore, sites: SitesSource, queries: ContentQueries): AreaHandlers<typeof API.sites> {
+export function siteHandlers(
+  store: ContentStore,
+  sites: SitesSource,
+  queries: ContentQueries,
+): AreaHandlers<typeof API.sites> {
   return {
     get: (_, c) => c.json(sites.get()),
     redirects: async ({ query }, c) => c.json(await queries.redirects(query)),

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { AssetRecordSchema } from '../../assets/record-schema.js';
 import { StoredInheritanceSchema } from '../../content/inheritance-schema.js';
-import { ERROR_STATUS, type ErrorCode } from '../../errors.js';
 import { KINDS, TYPES } from '../../content/types.js';
+import { ERROR_STATUS, type ErrorCode } from '../../errors.js';
 import { SitesSchema } from '../../sites/sites-schema.js';
 
 /**
@@ -64,7 +64,10 @@ const itemEntries = {
 };
 
 export const ContentEntrySchema = v.strictObject({ ...itemEntries, locales: v.record(v.string(), LocaleRecordSchema) });
-export const ContentManifestSchema = v.strictObject({ ...itemEntries, locales: v.record(v.string(), LocaleManifestSchema) });
+export const ContentManifestSchema = v.strictObject({
+  ...itemEntries,
+  locales: v.record(v.string(), LocaleManifestSchema),
+});
 export const LocalizedEntrySchema = v.strictObject({ ...itemEntries, localized: LocaleRecordSchema });
 /** A fragment as `/fragments` (kind `fragment`) or `/blocks` (kind `block`) reports it; `scope` when listed with `site`. */
 export const FragmentManifestSchema = v.strictObject({
@@ -74,7 +77,8 @@ export const FragmentManifestSchema = v.strictObject({
   locales: v.record(v.string(), LocaleManifestSchema),
 });
 
-const listOf = <const S extends v.GenericSchema>(item: S) => v.strictObject({ items: v.array(item), total: v.number() });
+const listOf = <const S extends v.GenericSchema>(item: S) =>
+  v.strictObject({ items: v.array(item), total: v.number() });
 export const ManifestListSchema = listOf(ContentManifestSchema);
 export const FragmentListSchema = listOf(FragmentManifestSchema);
 
@@ -84,18 +88,25 @@ export const AvailabilitySchema = v.variant('available', [
   v.strictObject({ available: v.literal(false), existingId: v.string() }),
 ]);
 
-export const CreatedSchema = v.strictObject({ success: v.literal(true), id: v.string(), etag: Etag, created: DateTime });
+export const CreatedSchema = v.strictObject({
+  success: v.literal(true),
+  id: v.string(),
+  etag: Etag,
+  created: DateTime,
+});
 export const WrittenSchema = v.strictObject({ success: v.literal(true), etag: Etag, modified: DateTime });
 export const TransitionedSchema = v.strictObject({ success: v.literal(true), etag: Etag });
 export const SuccessSchema = v.strictObject({ success: v.literal(true) });
 export const BatchResultSchema = v.strictObject({
-  operations: v.array(v.strictObject({
-    id: v.string(),
-    locale: v.string(),
-    updated: v.boolean(),
-    etag: v.optional(Etag),
-    error: v.optional(v.strictObject({ code: v.picklist(errorCodes()), message: v.string() })),
-  })),
+  operations: v.array(
+    v.strictObject({
+      id: v.string(),
+      locale: v.string(),
+      updated: v.boolean(),
+      etag: v.optional(Etag),
+      error: v.optional(v.strictObject({ code: v.picklist(errorCodes()), message: v.string() })),
+    }),
+  ),
   success: v.boolean(),
   failed: v.number(),
   updated: v.number(),
@@ -103,18 +114,30 @@ export const BatchResultSchema = v.strictObject({
 
 export { SitesSchema };
 export const MovedSchema = v.strictObject({ moved: v.literal(true), previousPathname: v.string(), etag: Etag });
-export const RedirectListSchema = listOf(v.strictObject({ site: v.string(), locale: v.string(), from: v.string(), to: v.string(), id: v.string() }));
+export const RedirectListSchema = listOf(
+  v.strictObject({ site: v.string(), locale: v.string(), from: v.string(), to: v.string(), id: v.string() }),
+);
 
 export const AssetEntrySchema = v.strictObject({
   ...AssetRecordSchema.entries,
   uploadedAt: DateTime,
   filename: v.string(),
   folder: v.pipe(v.string(), v.description('`/` for the root, else e.g. `/photos/2024`')),
-  path: v.pipe(v.string(), v.description('The path under the assets folder, e.g. `photos/2024/cat.png`: what `/assets/meta/{path}` and `/assets/serve/{path}` take')),
+  path: v.pipe(
+    v.string(),
+    v.description(
+      'The path under the assets folder, e.g. `photos/2024/cat.png`: what `/assets/meta/{path}` and `/assets/serve/{path}` take',
+    ),
+  ),
   url: v.pipe(v.string(), v.description('The URL content should use: `<prefix>/assets/serve/<path>`')),
 });
 
-export interface FolderTreeNode { name: string; path: string; assetCount: number; children: FolderTreeNode[] }
+export interface FolderTreeNode {
+  name: string;
+  path: string;
+  assetCount: number;
+  children: FolderTreeNode[];
+}
 export const FolderTreeNodeSchema: v.GenericSchema<FolderTreeNode> = v.strictObject({
   name: v.string(),
   path: v.string(),
@@ -139,20 +162,33 @@ export const AssetsMovedSchema = v.strictObject({
 });
 
 const IdClashesSchema = v.pipe(
-  v.array(v.strictObject({
-    id: v.string(),
-    served: v.pipe(v.array(v.string()), v.description('The files of the item that is served, relative to the content root')),
-    ignored: v.pipe(v.array(v.string()), v.description('The files that claim the same ID and are not served')),
-  })),
-  v.description('IDs that files of different items claim (content made before IDs had a random part, or copied by hand). '
-    + 'The claimant whose folder sorts first is served, the same on every server at the same commit; rename the ignored files to a new ID to keep both.'),
+  v.array(
+    v.strictObject({
+      id: v.string(),
+      served: v.pipe(
+        v.array(v.string()),
+        v.description('The files of the item that is served, relative to the content root'),
+      ),
+      ignored: v.pipe(v.array(v.string()), v.description('The files that claim the same ID and are not served')),
+    }),
+  ),
+  v.description(
+    'IDs that files of different items claim (content made before IDs had a random part, or copied by hand). ' +
+      'The claimant whose folder sorts first is served, the same on every server at the same commit; rename the ignored files to a new ID to keep both.',
+  ),
 );
-export const ProblemSchema = v.pipe(v.strictObject({
-  path: v.pipe(v.string(), v.description('The file, relative to the content root')),
-  reason: v.pipe(v.string(), v.description('What kind of problem, e.g. off-site-pathname')),
-  message: v.string(),
-}), v.description('Something wrong in a stored file that the API works around and an editor should fix'));
-const ProblemsField = v.pipe(v.array(ProblemSchema), v.description('What is wrong with the stored files now; empty when nothing is'));
+export const ProblemSchema = v.pipe(
+  v.strictObject({
+    path: v.pipe(v.string(), v.description('The file, relative to the content root')),
+    reason: v.pipe(v.string(), v.description('What kind of problem, e.g. off-site-pathname')),
+    message: v.string(),
+  }),
+  v.description('Something wrong in a stored file that the API works around and an editor should fix'),
+);
+const ProblemsField = v.pipe(
+  v.array(ProblemSchema),
+  v.description('What is wrong with the stored files now; empty when nothing is'),
+);
 
 export const GitStatusSchema = v.strictObject({
   isRepo: v.boolean(),
@@ -167,11 +203,18 @@ export const GitStatusSchema = v.strictObject({
 });
 export const CommitResultSchema = v.strictObject({
   success: v.literal(true),
-  commit: v.pipe(v.nullable(v.string()), v.description('The new commit\'s full SHA, or null when there was nothing to commit')),
+  commit: v.pipe(
+    v.nullable(v.string()),
+    v.description("The new commit's full SHA, or null when there was nothing to commit"),
+  ),
   summary: v.string(),
 });
 export const GitSyncResultSchema = v.strictObject({ success: v.literal(true), summary: v.string() });
-export const GitPullResultSchema = v.strictObject({ ...GitSyncResultSchema.entries, idClashes: IdClashesSchema, problems: ProblemsField });
+export const GitPullResultSchema = v.strictObject({
+  ...GitSyncResultSchema.entries,
+  idClashes: IdClashesSchema,
+  problems: ProblemsField,
+});
 
 export const AuthUserSchema = v.variant('authenticated', [
   v.strictObject({ authenticated: v.literal(true), user: v.strictObject({ email: v.string(), sub: v.string() }) }),

@@ -6,7 +6,13 @@ const required = v.pipe(v.string(), v.nonEmpty('Required'));
 // Codes in queries are checked like everywhere else (docs/interface.md, "Codes and names"): a filter that could never match
 // is a mistake worth a 400, and no lookup ever sees a path-like or prototype-like value.
 const SiteList = v.pipe(commaList, v.array(SiteName));
-const booleanFlag = v.optional(v.pipe(v.picklist(['true', 'false']), v.transform((value) => value === 'true')), 'false');
+const booleanFlag = v.optional(
+  v.pipe(
+    v.picklist(['true', 'false']),
+    v.transform((value) => value === 'true'),
+  ),
+  'false',
+);
 
 export const PagesQuerySchema = v.object({ locale: v.optional(LocaleCode) });
 
@@ -31,11 +37,19 @@ export const UntranslatedQuerySchema = v.object({
   includeUnpublished: booleanFlag,
 });
 
-export const DataNameAvailableQuerySchema = v.object({ name: CollectionName, collection: CollectionName, excludeId: v.optional(ContentId) });
+export const DataNameAvailableQuerySchema = v.object({
+  name: CollectionName,
+  collection: CollectionName,
+  excludeId: v.optional(ContentId),
+});
 export const DataListQuerySchema = v.object({ collection: v.optional(CollectionName), locale: v.optional(LocaleCode) });
 export const DataByNameQuerySchema = v.object({ collection: CollectionName, locale: v.optional(LocaleCode) });
 
-export const FragmentListQuerySchema = v.object({ collection: v.optional(CollectionName), locale: v.optional(LocaleCode), site: v.optional(SiteName) });
+export const FragmentListQuerySchema = v.object({
+  collection: v.optional(CollectionName),
+  locale: v.optional(LocaleCode),
+  site: v.optional(SiteName),
+});
 export const FragmentNameAvailableQuerySchema = v.object({
   name: CollectionName,
   collection: v.optional(CollectionName, 'components'),

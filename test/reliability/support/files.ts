@@ -8,7 +8,7 @@ export async function filesUnder(dir: string, base = dir): Promise<string[]> {
   const out: string[] = [];
   for (const entry of entries) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...await filesUnder(full, base));
+    if (entry.isDirectory()) out.push(...(await filesUnder(full, base)));
     else out.push(path.relative(base, full));
   }
   return out.sort();
@@ -18,8 +18,7 @@ export async function filesUnder(dir: string, base = dir): Promise<string[]> {
  * Leftovers of an interrupted write: write-file-atomic's `<file>.<decimal hash>` beside a content
  * file or a manifest, and an upload's `.part` in the assets temp folder.
  */
-export const isTempFile = (relative: string) =>
-  /\.(json|mdx)\.\d+$/.test(relative) || relative.endsWith('.part');
+export const isTempFile = (relative: string) => /\.(json|mdx)\.\d+$/.test(relative) || relative.endsWith('.part');
 
 /** Parses every content file and asset manifest under the content root; returns what failed, with why. */
 export async function unparseableFiles(contentRoot: string): Promise<string[]> {
@@ -31,7 +30,8 @@ export async function unparseableFiles(contentRoot: string): Promise<string[]> {
     try {
       if (relative.endsWith('.json')) {
         const parsed: unknown = JSON.parse(text);
-        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not a JSON object');
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+          throw new Error('not a JSON object');
       } else if (relative.endsWith('.mdx')) {
         const match = /^---\r?\n([\s\S]*?)\r?\n?---(?:\r?\n|$)/.exec(text);
         if (!match) throw new Error('no front matter');

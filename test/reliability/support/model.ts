@@ -38,7 +38,11 @@ export function canonical(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   const record = value as Record<string, unknown>;
-  return `{${Object.keys(record).filter((key) => record[key] !== undefined).sort().map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`).join(',')}}`;
+  return `{${Object.keys(record)
+    .filter((key) => record[key] !== undefined)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`)
+    .join(',')}}`;
 }
 
 export interface LocaleUpdate {
@@ -50,7 +54,12 @@ export interface LocaleUpdate {
   inherit?: boolean;
 }
 
-export interface CreateLocale { pathname?: string; meta?: Meta; content?: Content; inherit?: boolean }
+export interface CreateLocale {
+  pathname?: string;
+  meta?: Meta;
+  content?: Content;
+  inherit?: boolean;
+}
 
 function mergeMeta(base: Meta, patch: Meta | undefined): Meta {
   const merged: Meta = { ...base };
@@ -63,7 +72,11 @@ function mergeMeta(base: Meta, patch: Meta | undefined): Meta {
 
 const defaultContent = (item: ModelItem) => canonical(item.locales.get(DEFAULT_LOCALE)?.content ?? {});
 
-export function applyCreate(item: Omit<ModelItem, 'locales'>, locales: Record<string, CreateLocale>, name?: string): ModelItem {
+export function applyCreate(
+  item: Omit<ModelItem, 'locales'>,
+  locales: Record<string, CreateLocale>,
+  name?: string,
+): ModelItem {
   const created: ModelItem = { ...item, locales: new Map() };
   const ordered = [DEFAULT_LOCALE, ...Object.keys(locales).filter((locale) => locale !== DEFAULT_LOCALE)];
   for (const locale of ordered) {
@@ -85,7 +98,11 @@ export function applyUpdate(item: ModelItem, locale: string, update: LocaleUpdat
       const name = item.locales.get(DEFAULT_LOCALE)?.name;
       if (name !== undefined) next.name = name;
     }
-    if (!isDefault) next.inheritance = { state: update.content === undefined ? 'inherited' : 'customized', reviewed: defaultContent(item) };
+    if (!isDefault)
+      next.inheritance = {
+        state: update.content === undefined ? 'inherited' : 'customized',
+        reviewed: defaultContent(item),
+      };
   } else if (update.inherit && next.inheritance?.state !== 'inherited') {
     next.inheritance = { state: 'inherited', reviewed: defaultContent(item) };
   } else if (update.content !== undefined && next.inheritance?.state === 'inherited') {
@@ -93,7 +110,9 @@ export function applyUpdate(item: ModelItem, locale: string, update: LocaleUpdat
   }
   if (update.pathname !== undefined && update.pathname !== next.pathname) {
     if (previous?.pathname !== undefined) {
-      const history = (previous.previousPathnames ?? []).filter((pathname) => pathname !== update.pathname && pathname !== previous.pathname);
+      const history = (previous.previousPathnames ?? []).filter(
+        (pathname) => pathname !== update.pathname && pathname !== previous.pathname,
+      );
       history.push(previous.pathname);
       next.previousPathnames = history;
     }
@@ -103,11 +122,16 @@ export function applyUpdate(item: ModelItem, locale: string, update: LocaleUpdat
   if (update.publishAt === null) delete next.publishAt;
   else if (update.publishAt !== undefined) next.publishAt = update.publishAt;
   if (next.inheritance?.state === 'inherited') delete next.content;
-  else if (update.content !== undefined) next.content = item.type === 'mdx' ? { ...update.content, mdx: update.content.mdx ?? '' } : update.content;
+  else if (update.content !== undefined)
+    next.content = item.type === 'mdx' ? { ...update.content, mdx: update.content.mdx ?? '' } : update.content;
   item.locales.set(locale, next);
 }
 
-export function applyTransition(item: ModelItem, locale: string, kind: 'mark-reviewed' | 'break-inheritance' | 'revert-to-inherited'): void {
+export function applyTransition(
+  item: ModelItem,
+  locale: string,
+  kind: 'mark-reviewed' | 'break-inheritance' | 'revert-to-inherited',
+): void {
   const stored = item.locales.get(locale)!;
   const source = item.locales.get(DEFAULT_LOCALE)!;
   if (kind === 'mark-reviewed') {
@@ -134,20 +158,31 @@ export function expectedView(item: ModelItem): unknown {
   for (const locale of [...item.locales.keys()].sort()) {
     const stored = item.locales.get(locale)!;
     const inherited = stored.inheritance?.state === 'inherited';
-    const content = inherited ? item.locales.get(DEFAULT_LOCALE)?.content ?? {} : stored.content ?? {};
+    const content = inherited ? (item.locales.get(DEFAULT_LOCALE)?.content ?? {}) : (stored.content ?? {});
     locales[locale] = {
       ...(stored.pathname !== undefined && { pathname: stored.pathname }),
       ...(stored.name !== undefined && { name: stored.name }),
       ...(stored.publishAt !== undefined && { publishAt: stored.publishAt }),
       ...(stored.inheritance && {
-        inheritance: { state: stored.inheritance.state, from: DEFAULT_LOCALE, stale: inherited && stored.inheritance.reviewed !== defaultContent(item) },
+        inheritance: {
+          state: stored.inheritance.state,
+          from: DEFAULT_LOCALE,
+          stale: inherited && stored.inheritance.reviewed !== defaultContent(item),
+        },
       }),
       ...(stored.previousPathnames?.length && { previousPathnames: stored.previousPathnames }),
       meta: stored.meta,
       content,
     };
   }
-  return { id: item.id, type: item.type, kind: item.kind, ...(item.site !== undefined && { site: item.site }), collection: item.collection, locales };
+  return {
+    id: item.id,
+    type: item.type,
+    kind: item.kind,
+    ...(item.site !== undefined && { site: item.site }),
+    collection: item.collection,
+    locales,
+  };
 }
 
 /** The same fields picked out of a server ContentEntry. */
@@ -158,11 +193,24 @@ export function observedView(entry: Record<string, any>): unknown {
       ...(record.pathname !== undefined && { pathname: record.pathname }),
       ...(record.name !== undefined && { name: record.name }),
       ...(record.publishAt !== undefined && { publishAt: record.publishAt }),
-      ...(record.inheritance && { inheritance: { state: record.inheritance.state, from: record.inheritance.from, stale: record.inheritance.stale } }),
+      ...(record.inheritance && {
+        inheritance: {
+          state: record.inheritance.state,
+          from: record.inheritance.from,
+          stale: record.inheritance.stale,
+        },
+      }),
       ...(record.previousPathnames !== undefined && { previousPathnames: record.previousPathnames }),
       meta: record.meta,
       content: record.content,
     };
   }
-  return { id: entry.id, type: entry.type, kind: entry.kind, ...(entry.site !== undefined && { site: entry.site }), collection: entry.collection, locales };
+  return {
+    id: entry.id,
+    type: entry.type,
+    kind: entry.kind,
+    ...(entry.site !== undefined && { site: entry.site }),
+    collection: entry.collection,
+    locales,
+  };
 }

@@ -11,12 +11,16 @@ export interface Part {
 }
 
 /** A multipart/form-data body built by hand, so tests can cut it short, repeat parts or lie about types. */
-export function multipart(parts: Part[], boundary = `----quire${randomBytes(8).toString('hex')}`): { body: Buffer; contentType: string; boundary: string } {
+export function multipart(
+  parts: Part[],
+  boundary = `----quire${randomBytes(8).toString('hex')}`,
+): { body: Buffer; contentType: string; boundary: string } {
   const chunks: Buffer[] = [];
   for (const part of parts) {
-    const disposition = part.filename === undefined
-      ? `form-data; name="${part.name}"`
-      : `form-data; name="${part.name}"; filename="${part.filename}"`;
+    const disposition =
+      part.filename === undefined
+        ? `form-data; name="${part.name}"`
+        : `form-data; name="${part.name}"; filename="${part.filename}"`;
     const type = part.filename !== undefined ? `Content-Type: ${part.type ?? 'application/octet-stream'}\r\n` : '';
     const head = `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`;
     chunks.push(Buffer.from(head), part.data ?? Buffer.from(part.value ?? ''), Buffer.from('\r\n'));

@@ -25,7 +25,6 @@ const TARGETS = [
   '../../outside/',
 ];
 
-
 type Spelling = [label: string, apply: (target: string) => string];
 
 const SPELLINGS: Spelling[] = [
@@ -84,7 +83,9 @@ export function toWire(text: string): string {
   for (const char of text) {
     const code = char.codePointAt(0)!;
     if (code > 0x7e || code <= 0x20 || char === '#' || char === '?') {
-      out += [...Buffer.from(char, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`).join('');
+      out += [...Buffer.from(char, 'utf8')]
+        .map((byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`)
+        .join('');
     } else {
       out += char;
     }
@@ -130,9 +131,14 @@ export function traversalPayloads(canary: string): Payload[] {
  * a harmless one like `/a%2fb` is valid.
  */
 export function isAcceptablePathname(value: string): boolean {
-  const check = (text: string) => text.startsWith('/') && text.length <= 512
-    && (text === '/' || (!text.endsWith('/') && !text.includes('//') && !/[?#\\\u0000-\u001f\u007f]/.test(text)
-      && !text.split('/').some((segment) => segment === '..' || segment === '.')));
+  const check = (text: string) =>
+    text.startsWith('/') &&
+    text.length <= 512 &&
+    (text === '/' ||
+      (!text.endsWith('/') &&
+        !text.includes('//') &&
+        !/[?#\\\u0000-\u001f\u007f]/.test(text) &&
+        !text.split('/').some((segment) => segment === '..' || segment === '.')));
   return check(value) && check(value.normalize('NFKC'));
 }
 
@@ -144,7 +150,8 @@ export function isAcceptablePathname(value: string): boolean {
  */
 export function isPlainAssetPath(value: string, folder: boolean): boolean {
   const check = (text: string) => {
-    if (text.length > 1024 || /[\\\u0000-\u001f\u007f]/.test(text) || /%(?:[0-9a-f]{2}|u[0-9a-f]{4})/i.test(text)) return false;
+    if (text.length > 1024 || /[\\\u0000-\u001f\u007f]/.test(text) || /%(?:[0-9a-f]{2}|u[0-9a-f]{4})/i.test(text))
+      return false;
     let rest = text;
     if (folder) rest = rest.replace(/^\//, '').replace(/\/$/, '');
     if (folder && rest === '') return true;

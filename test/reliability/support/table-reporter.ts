@@ -23,7 +23,14 @@ export default class ReliabilityTableReporter implements Reporter {
         const row = test.meta().reliability;
         if (!row) continue;
         if (test.result().state === 'failed') failed += 1;
-        const sum = rows.get(row.section) ?? { section: row.section, load: 0, faults: 0, inputs: 0, writesLost: 0, serverErrors: 0 };
+        const sum = rows.get(row.section) ?? {
+          section: row.section,
+          load: 0,
+          faults: 0,
+          inputs: 0,
+          writesLost: 0,
+          serverErrors: 0,
+        };
         sum.load += row.load;
         sum.faults += row.faults;
         sum.inputs += row.inputs;
@@ -42,16 +49,21 @@ export default class ReliabilityTableReporter implements Reporter {
       total.writesLost += row.writesLost;
       total.serverErrors += row.serverErrors;
     }
-    process.stdout.write(`\n${formatTable([...sorted, total])}\n${failed > 0 ? `(${failed} reliability test(s) failed: their rows are partial)\n` : ''}\n`);
+    process.stdout.write(
+      `\n${formatTable([...sorted, total])}\n${failed > 0 ? `(${failed} reliability test(s) failed: their rows are partial)\n` : ''}\n`,
+    );
   }
 }
 
 /** A Markdown table (it reads as plain text too, and pastes into the README as it is). */
 export function formatTable(rows: ReliabilityRow[]): string {
-  const cells = rows.map((row) => COLUMNS.map(([key]) => (typeof row[key] === 'number' ? row[key].toLocaleString('en-US') : String(row[key]))));
+  const cells = rows.map((row) =>
+    COLUMNS.map(([key]) => (typeof row[key] === 'number' ? row[key].toLocaleString('en-US') : String(row[key]))),
+  );
   const headers = COLUMNS.map(([, label]) => label);
   const widths = headers.map((header, i) => Math.max(header.length, ...cells.map((line) => line[i]!.length)));
-  const line = (values: string[]) => `| ${values.map((value, i) => (i === 0 ? value.padEnd(widths[i]!) : value.padStart(widths[i]!))).join(' | ')} |`;
+  const line = (values: string[]) =>
+    `| ${values.map((value, i) => (i === 0 ? value.padEnd(widths[i]!) : value.padStart(widths[i]!))).join(' | ')} |`;
   const rule = `|${widths.map((width, i) => (i === 0 ? `${'-'.repeat(width + 1)}-` : `${'-'.repeat(width + 1)}:`)).join('|')}|`;
   return ['Reliability', '', line(headers), rule, ...cells.map(line)].join('\n');
 }

@@ -26,7 +26,10 @@ declare module 'vitest' {
 export class Tally {
   readonly row: ReliabilityRow;
 
-  constructor(section: string, private readonly meta: TaskMeta) {
+  constructor(
+    section: string,
+    private readonly meta: TaskMeta,
+  ) {
     this.row = { section, load: 0, faults: 0, inputs: 0, writesLost: 0, serverErrors: 0 };
     meta.reliability = this.row;
   }
