@@ -1,6 +1,6 @@
 import { chooseLocale, chooseSite, config, localeCode, siteLocales, siteName, siteNames, user } from '../state/session.js';
 import { liveStatus } from '../state/live.js';
-import { href, route } from '../state/router.js';
+import { editorHref, href, navigate, route } from '../state/router.js';
 
 const LIVE_WORDS = { connecting: 'connecting…', live: 'live', reconnecting: 'reconnecting…', unavailable: 'no live updates' } as const;
 
@@ -10,8 +10,17 @@ function Identity() {
   return <span class="identity">{identity.authenticated ? identity.user.email : `open access (${config.mode})`}</span>;
 }
 
+/** In the editor the locale picker switches the open item to that locale. */
+function pickLocale(code: string) {
+  chooseLocale(code);
+  const current = route.value;
+  if (current.screen === 'editor') navigate(editorHref(current.id, code));
+}
+
 export function Header() {
-  const screen = route.value.screen;
+  const current = route.value;
+  const screen = current.screen;
+  const shownLocale = current.screen === 'editor' ? current.locale : localeCode.value;
   return (
     <header class="header">
       <div class="header__brand">
@@ -35,7 +44,7 @@ export function Header() {
         </label>
         <label>
           <span>Locale</span>
-          <select value={localeCode.value} onChange={(event) => chooseLocale(event.currentTarget.value)}>
+          <select value={shownLocale} onChange={(event) => pickLocale(event.currentTarget.value)}>
             {siteLocales.value.map((code, index) => <option key={code} value={code}>{index === 0 ? `${code} (default)` : code}</option>)}
           </select>
         </label>

@@ -1,0 +1,318 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import sparticuz from '@sparticuz/chromium';
+import * as esbuild from 'esbuild';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/paths.js';
+import { createSite, type RunningSite, type TestSite } from '../support/site.js';
+
+// ---------------------------------------------------------------- local harness (the lead swaps it for test/support/browser.ts)
+
+/** Where the admin is served in these temp sites until the integration mounts it: an Astro endpoint returns the shell. */
+const ADMIN = '/quire-admin-dev';
+const ASSETS = '/quire-admin-assets';
+const SHELL_ROUTE = `import fs from 'node:fs';
+export const prerender = false;
+export const GET = () => new Response(fs.readFileSync(new URL('../../../public${ASSETS}/index.html', import.meta.url)), {
+  headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+});
+`;
+
+/** Bundles src/admin with the contract's esbuild options into the site's public folder, with a shell page. */
+async function installAdmin(siteDir: string) {
+  const outdir = path.join(siteDir, 'public', ASSETS.slice(1));
+  const result = await esbuild.build({
+    entryPoints: [path.join(REPO_ROOT, 'src/admin/main.tsx')], bundle: true, splitting: true, format: 'esm', minify: true,
+    jsx: 'automatic', jsxImportSource: 'preact', entryNames: '[name]-[hash]', chunkNames: 'chunks/[name]-[hash]',
+    assetNames: '[name]-[hash]', outdir, metafile: true, target: 'es2022', logLevel: 'silent',
+  });
+  const outputs = Object.keys(result.metafile.outputs).map((file) => path.relative(outdir, file));
+  const entry = outputs.find((file) => /^main-.*\.js$/.test(file))!;
+  const css = outputs.filter((file) => file.endsWith('.css'));
+  await writeFile(path.join(outdir, 'index.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Quire</title>${css.map((file) => `<link rel="stylesheet" href="${ASSETS}/${file}">`).join('')}
+<script type="application/json" id="quire-admin-config">{"basePath":"${ADMIN}","apiPrefix":"/__cms/api","mode":"dev"}</script>
+</head><body><div id="app"></div><script type="module" src="${ASSETS}/${entry}"></script></body></html>`);
+}
+
+async function launchBrowser(): Promise<Browser> {
+  const local = process.env.QUIRE_CHROMIUM;
+  if (local) return chromium.launch({ executablePath: local, headless: true });
+  // --single-process (meant for Lambda) ends the browser when a context closes; tests open several.
+  const args = sparticuz.args.filter((arg) => arg !== '--single-process');
+  return chromium.launch({ executablePath: await sparticuz.executablePath(), args, headless: true });
+}
+
+// ---------------------------------------------------------------- the site
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+const STAMPS = { created: '2026-01-01T00:00:00.000Z', modified: '2026-01-01T00:00:00.000Z' };
+const CONTENT: Record<string, string> = {
+  'sites.json': json({ sites: { shop: { locales: ['en', 'de'], defaultLocale: 'en' } }, globalLocales: ['en', 'de'] }),
+  'pages/shop/pages/home.en.json': json({
+    type: 'visual', pathname: '/', ...STAMPS, meta: { title: 'Home', description: 'The shop' },
+    content: { visualData: { root: { props: {} }, content: [{ type: 'Text', props: { id: 'one', text: 'Welcome' } }] } },
+  }),
+  'data/settings/site.en.json': json({ type: 'json', name: 'site', ...STAMPS, meta: {}, content: { data: { siteName: 'Hat Shop' } } }),
+};
+const CONTENT_CONFIG = `import { defineCollection } from 'astro:content';
+import { quireLoader } from 'astro-quire/loader';
+export const collections = { pages: defineCollection({ loader: quireLoader({ kind: 'page', site: 'shop', includeDrafts: true }) }) };
+`;
+const PAGE = `---
+import { getCollection, render } from 'astro:content';
+export async function getStaticPaths() {
+  return (await getCollection('pages')).map((entry) => ({
+    params: { locale: entry.data.locale, path: entry.data.pathname === '/' ? undefined : entry.data.pathname.slice(1) },
+    props: { entry },
+  }));
+}
+const { entry } = Astro.props;
+const { Content } = await render(entry);
+---
+<html lang={entry.data.locale}><head><title>{String(entry.data.meta.title)}</title></head>
+<body><h1>{String(entry.data.meta.title)}</h1><article><Content /></article></body></html>
+`;
+
+const SHOTS = path.join(REPO_ROOT, 'docs', 'screenshots');
+const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+describe('the admin in a real browser (astro dev)', () => {
+  let site: TestSite;
+  let server: RunningSite;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  const api = async (method: string, route: string, body?: unknown) => {
+    const response = await fetch(`${server.url}/__cms/api${route}`, {
+      method, headers: { origin: server.url, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
+    return JSON.parse(text);
+  };
+  const open = async (target: Page, route: string) => {
+    await target.goto(`${server.url}${ADMIN}${route}`);
+  };
+  async function newPage(): Promise<Page> {
+    const created = await context.newPage();
+    created.on('dialog', (dialog) => void dialog.accept());
+    return created;
+  }
+  /** Replaces the text of the code editor (CodeMirror once its chunk loaded) the way a user would: select all, type. */
+  async function typeInCode(target: Page, text: string) {
+    const editor = target.locator('.cm-content');
+    await editor.waitFor();
+    await editor.click();
+    await target.keyboard.press('ControlOrMeta+A');
+    await target.keyboard.insertText(text);
+  }
+  async function axe(target: Page, screen: string) {
+    await target.addScriptTag({ content: axeSource });
+    const violations = await target.evaluate(async () => {
+      const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run();
+      return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+        .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+    });
+    expect(violations, `axe on ${screen}`).toEqual([]);
+  }
+  async function shoot(target: Page, name: string) {
+    await mkdir(SHOTS, { recursive: true });
+    for (const [suffix, width, height] of [['desktop', 1280, 900], ['mobile', 390, 844]] as const) {
+      await target.setViewportSize({ width, height });
+      await target.waitForTimeout(200);
+      await target.screenshot({ path: path.join(SHOTS, `${name}-${suffix}.png`) });
+    }
+    await target.setViewportSize({ width: 1280, height: 900 });
+  }
+
+  beforeAll(async () => {
+    site = await createSite({
+      name: 'admin-flows', config: '{ requireIdentity: false }', content: CONTENT, contentDir: '../admin-flows-content',
+      files: { 'src/content.config.ts': CONTENT_CONFIG, 'src/pages/[locale]/[...path].astro': PAGE, [`src/pages${ADMIN}/[...route].ts`]: SHELL_ROUTE },
+    });
+    await installAdmin(site.dir);
+    [server, browser] = await Promise.all([site.startDev({ CONTENT_PATH: site.contentRoot }), launchBrowser()]);
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await newPage();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('creates a page, edits its meta and MDX, saves: the file and the rendered page show it', async () => {
+    await open(page, '/new');
+    await page.getByLabel('Collection').fill('pages');
+    await page.getByLabel('Pathname').fill('/hello');
+    await page.getByLabel('Title', { exact: true }).fill('Hello');
+    await page.getByText('/hello is free.').waitFor();
+    await axe(page, 'create');
+    await page.getByRole('button', { name: 'Create and edit' }).click();
+    await page.getByRole('heading', { name: /Hello/ }).waitFor();
+    const id = decodeURIComponent(new URL(page.url()).pathname.split('/')[3]!);
+
+    await page.getByLabel('Description').fill('A page made in the admin');
+    await typeInCode(page, '# Hello from the admin\n\nWritten in a real browser.\n');
+    await page.keyboard.press('ControlOrMeta+S');
+    await page.getByText(/^Saved at/).waitFor();
+    await axe(page, 'editor (mdx)');
+
+    const file = await readFile(path.join(site.contentRoot, 'pages/shop/pages', `${id}.en.mdx`), 'utf8');
+    expect(file).toContain('description: A page made in the admin');
+    expect(file).toContain('# Hello from the admin');
+    const stored = await api('GET', `/content/${id}/en`);
+    expect(stored.localized.meta).toMatchObject({ title: 'Hello', description: 'A page made in the admin' });
+
+    const deadline = Date.now() + 15_000;
+    let html = '';
+    while (!html.includes('Hello from the admin') && Date.now() < deadline) {
+      html = await (await fetch(`${server.url}/en/hello`)).text();
+      if (!html.includes('Hello from the admin')) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(html).toContain('<h1 id="hello-from-the-admin">Hello from the admin</h1>');
+    expect(html).toContain('<title>Hello</title>');
+  });
+
+  it('lists a stale locale as needing review; "Mark reviewed" takes it off the list', async () => {
+    const created = await api('POST', '/content', {
+      kind: 'page', site: 'shop', collection: 'pages', type: 'mdx',
+      locales: { en: { pathname: '/news', meta: { title: 'News' }, content: { mdx: 'First' } }, de: { pathname: '/neuigkeiten', meta: { title: 'Neuigkeiten' }, inherit: true } },
+    });
+    const en = await api('GET', `/content/${created.id}/en`);
+    await api('PUT', `/content/${created.id}?locale=en&etag=${en.localized.etag}`, { content: { mdx: 'Second' } });
+    expect((await api('GET', '/content/needs-review?locale=de')).items.map((item: { id: string }) => item.id)).toContain(created.id);
+
+    await open(page, '/content?review=1');
+    await page.getByLabel('Locale', { exact: true }).selectOption('de');
+    const row = page.getByRole('link', { name: 'Neuigkeiten' });
+    await row.waitFor();
+    await axe(page, 'content list');
+    await row.click();
+    await page.getByRole('heading', { name: /Inheritance: inherited, needs review/ }).waitFor();
+    await axe(page, 'editor (inherited locale)');
+    await page.getByRole('button', { name: 'Mark reviewed' }).click();
+    await page.getByText('de marked reviewed.').waitFor();
+    expect((await api('GET', '/content/needs-review?locale=de')).items.map((item: { id: string }) => item.id)).not.toContain(created.id);
+
+    await open(page, '/content?review=1');
+    await page.getByText(/^0 items/).waitFor();
+    expect(await page.getByRole('link', { name: 'Neuigkeiten' }).count()).toBe(0);
+  });
+
+  it('breaks inheritance, edits the copy, and reverts to inherited', async () => {
+    const created = await api('POST', '/content', {
+      kind: 'page', site: 'shop', collection: 'pages', type: 'mdx',
+      locales: { en: { pathname: '/team', meta: { title: 'Team' }, content: { mdx: 'We are three.' } }, de: { pathname: '/team', meta: { title: 'Das Team' }, inherit: true } },
+    });
+    await open(page, `/content/${created.id}/de`);
+    await page.getByRole('button', { name: 'Break inheritance' }).click();
+    await page.getByRole('heading', { name: /Inheritance: customized/ }).waitFor();
+    expect((await api('GET', `/content/${created.id}/de`)).localized.inheritance.state).toBe('customized');
+
+    await typeInCode(page, 'Wir sind drei.');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(/^Saved at/).waitFor();
+    expect((await api('GET', `/content/${created.id}/de`)).localized.content.mdx).toBe('Wir sind drei.');
+
+    await page.getByRole('button', { name: 'Revert to inherited' }).click();
+    await page.getByRole('heading', { name: /Inheritance: inherited$/ }).waitFor();
+    const reverted = (await api('GET', `/content/${created.id}/de`)).localized;
+    expect(reverted.inheritance.state).toBe('inherited');
+    expect(reverted.content.mdx).toBe('We are three.');
+    expect(reverted.meta.title).toBe('Das Team');
+  });
+
+  it('two editors change the same locale: the second sees the conflict, "apply mine on top" keeps both changes', async () => {
+    const other = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const second = await other.newPage();
+    second.on('dialog', (dialog) => void dialog.accept());
+    try {
+      await Promise.all([open(page, '/content/home/en'), open(second, '/content/home/en')]);
+      await Promise.all([page.getByLabel('Title', { exact: true }).waitFor(), second.getByLabel('Title', { exact: true }).waitFor()]);
+
+      await page.getByLabel('Title', { exact: true }).fill('Home, by the first editor');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByText(/^Saved at/).waitFor();
+
+      await second.getByLabel('Description').fill('Described by the second editor');
+      await second.getByRole('button', { name: 'Save' }).click();
+      await second.getByRole('heading', { name: 'Someone else saved this locale while you were editing' }).waitFor();
+      const conflict = second.getByRole('table', { name: 'Changed fields' });
+      await expect.poll(() => conflict.textContent()).toContain('Home, by the first editor');
+      expect(await conflict.textContent()).toContain('Described by the second editor');
+      await axe(second, 'conflict view');
+      await shoot(second, 'conflict');
+      // Nothing was written by the refused save.
+      expect((await api('GET', '/content/home/en')).localized.meta.description).toBe('The shop');
+
+      await second.getByRole('button', { name: 'Apply mine on top of theirs' }).click();
+      await second.getByText(/^Saved at/).waitFor();
+      const stored = (await api('GET', '/content/home/en')).localized;
+      expect(stored.meta).toMatchObject({ title: 'Home, by the first editor', description: 'Described by the second editor' });
+      const file = JSON.parse(await readFile(path.join(site.contentRoot, 'pages/shop/pages/home.en.json'), 'utf8'));
+      expect(file.meta).toMatchObject({ title: 'Home, by the first editor', description: 'Described by the second editor' });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('keeps an unsaved draft across a reload, and saves it afterwards', async () => {
+    await open(page, '/content/home/en');
+    await page.getByLabel('Title', { exact: true }).fill('Home, typed before a reload');
+    await page.waitForTimeout(800);
+    await page.reload();
+    await page.getByText(/were restored from this browser/).waitFor();
+    expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Home, typed before a reload');
+    expect((await api('GET', '/content/home/en')).localized.meta.title).not.toBe('Home, typed before a reload');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(/^Saved at/).waitFor();
+    expect((await api('GET', '/content/home/en')).localized.meta.title).toBe('Home, typed before a reload');
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('quire:draft:')))).toEqual([]);
+  });
+
+  it('refuses to save invalid JSON and says where it is wrong', async () => {
+    const before = await readFile(path.join(site.contentRoot, 'data/settings/site.en.json'), 'utf8');
+    const { items } = await api('GET', '/data?collection=settings');
+    const id = items[0].id as string;
+    await open(page, `/content/${id}/en`);
+    await typeInCode(page, '{\n  "siteName": "Hat Shop",\n}');
+    await page.getByText(/Not valid JSON, cannot be saved: .* at line 3, column 1/).waitFor();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Not saved' }).waitFor();
+    expect(await readFile(path.join(site.contentRoot, 'data/settings/site.en.json'), 'utf8')).toBe(before);
+    await axe(page, 'editor (json)');
+
+    await typeInCode(page, '{\n  "siteName": "Hat Shop, fixed"\n}');
+    await page.getByText('Valid JSON.').waitFor();
+    await page.keyboard.press('ControlOrMeta+S');
+    await page.getByText(/^Saved at/).waitFor();
+    expect((await api('GET', `/content/${id}/en`)).localized.content.data).toEqual({ siteName: 'Hat Shop, fixed' });
+  });
+
+  it('edits a visual page as a block list, with a clean accessibility check on every screen', async () => {
+    await open(page, '/content/home/en');
+    await page.getByRole('button', { name: 'Add block' }).click();
+    await page.getByRole('button', { name: 'Move block 2 (TextBlock) up' }).click();
+    await page.getByLabel('text', { exact: true }).first().fill('New first block');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(/^Saved at/).waitFor();
+    const blocks = (await api('GET', '/content/home/en')).localized.content.visualData.content;
+    expect(blocks.map((block: { type: string }) => block.type)).toEqual(['TextBlock', 'Text']);
+    expect(blocks[0].props.text).toBe('New first block');
+    await axe(page, 'editor (visual)');
+    await shoot(page, 'editor');
+
+    await open(page, '/content');
+    await page.getByRole('link', { name: 'Home, typed before a reload' }).waitFor();
+    await shoot(page, 'list');
+    await open(page, '/no/such/screen');
+    await page.getByRole('heading', { name: 'Not found' }).waitFor();
+    await axe(page, 'not found');
+  });
+});
