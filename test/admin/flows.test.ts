@@ -4,7 +4,7 @@ import path from 'node:path';
 import sparticuz from '@sparticuz/chromium';
 import * as esbuild from 'esbuild';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { REPO_ROOT } from '../support/paths.js';
 import { createSite, type RunningSite, type TestSite } from '../support/site.js';
 
@@ -41,8 +41,9 @@ async function installAdmin(siteDir: string) {
 async function launchBrowser(): Promise<Browser> {
   const local = process.env.QUIRE_CHROMIUM;
   if (local) return chromium.launch({ executablePath: local, headless: true });
-  // --single-process (meant for Lambda) ends the browser when a context closes; tests open several.
-  const args = sparticuz.args.filter((arg) => arg !== '--single-process');
+  // --single-process (meant for Lambda) ends the browser when a context closes, and --disable-web-security
+  // makes Chromium drop the Origin header of same-origin POSTs, which Astro's checkOrigin then refuses.
+  const args = sparticuz.args.filter((arg) => arg !== '--single-process' && arg !== '--disable-web-security');
   return chromium.launch({ executablePath: await sparticuz.executablePath(), args, headless: true });
 }
 
@@ -141,6 +142,12 @@ describe('the admin in a real browser (astro dev)', () => {
     page = await newPage();
   });
 
+  beforeEach(() => {
+    onTestFailed(async ({ task }) => {
+      await page.screenshot({ path: `/tmp/qa/fail-${task.name.slice(0, 20).replace(/\W+/g, '_')}.png`, fullPage: true }).catch(() => {});
+    });
+  });
+
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
@@ -149,7 +156,7 @@ describe('the admin in a real browser (astro dev)', () => {
   it('creates a page, edits its meta and MDX, saves: the file and the rendered page show it', async () => {
     await open(page, '/new');
     await page.getByLabel('Collection').fill('pages');
-    await page.getByLabel('Pathname').fill('/hello');
+    await page.getByLabel('Pathname', { exact: true }).fill('/hello');
     await page.getByLabel('Title', { exact: true }).fill('Hello');
     await page.getByText('/hello is free.').waitFor();
     await axe(page, 'create');

@@ -35,19 +35,19 @@ export function Header() {
         <a href="/">View site</a>
       </nav>
       <div class="header__pickers">
-        <label>
-          <span>Site</span>
-          <select value={siteName.value} onChange={(event) => chooseSite(event.currentTarget.value)} disabled={siteNames.value.length === 0}>
+        <span class="picker">
+          <label for="site-picker">Site</label>
+          <select id="site-picker" value={siteName.value} onChange={(event) => chooseSite(event.currentTarget.value)} disabled={siteNames.value.length === 0}>
             {siteNames.value.length === 0 && <option value="">no sites</option>}
             {siteNames.value.map((name) => <option key={name} value={name}>{name}</option>)}
           </select>
-        </label>
-        <label>
-          <span>Locale</span>
-          <select value={shownLocale} onChange={(event) => pickLocale(event.currentTarget.value)}>
+        </span>
+        <span class="picker">
+          <label for="locale-picker">Locale</label>
+          <select id="locale-picker" value={shownLocale} onChange={(event) => pickLocale(event.currentTarget.value)}>
             {siteLocales.value.map((code, index) => <option key={code} value={code}>{index === 0 ? `${code} (default)` : code}</option>)}
           </select>
-        </label>
+        </span>
         <Identity />
       </div>
     </header>
