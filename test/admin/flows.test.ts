@@ -39,7 +39,7 @@ async function installAdmin(siteDir: string) {
 }
 
 async function launchBrowser(): Promise<Browser> {
-  const local = process.env.QUIRE_CHROMIUM;
+  const local = process.env.QUIRE_CHROMIUM_PATH;
   if (local) return chromium.launch({ executablePath: local, headless: true });
   // --single-process (meant for Lambda) ends the browser when a context closes, and --disable-web-security
   // makes Chromium drop the Origin header of same-origin POSTs, which Astro's checkOrigin then refuses.
@@ -123,6 +123,7 @@ describe('the admin in a real browser (astro dev)', () => {
   }
   async function shoot(target: Page, name: string) {
     await mkdir(SHOTS, { recursive: true });
+    await target.evaluate(() => window.scrollTo(0, 0));
     for (const [suffix, width, height] of [['desktop', 1280, 900], ['mobile', 390, 844]] as const) {
       await target.setViewportSize({ width, height });
       await target.waitForTimeout(200);
@@ -169,6 +170,7 @@ describe('the admin in a real browser (astro dev)', () => {
     await page.keyboard.press('ControlOrMeta+S');
     await page.getByText(/^Saved at/).waitFor();
     await axe(page, 'editor (mdx)');
+    await shoot(page, 'editor');
 
     const file = await readFile(path.join(site.contentRoot, 'pages/shop/pages', `${id}.en.mdx`), 'utf8');
     expect(file).toContain('description: A page made in the admin');
@@ -302,6 +304,72 @@ describe('the admin in a real browser (astro dev)', () => {
     expect((await api('GET', `/content/${id}/en`)).localized.content.data).toEqual({ siteName: 'Hat Shop, fixed' });
   });
 
+  it('adds a locale as a copy, moves it keeping a redirect, deletes the locale and then the page', async () => {
+    const created = await api('POST', '/content', {
+      kind: 'page', site: 'shop', collection: 'pages', type: 'mdx',
+      locales: { en: { pathname: '/about', meta: { title: 'About' }, content: { mdx: 'About us' } } },
+    });
+    await open(page, `/content/${created.id}/de`);
+    await page.getByText('has no de version yet').waitFor();
+    await axe(page, 'add locale');
+    await page.getByLabel('Start as a copy of en').check();
+    await page.getByLabel('Pathname in de', { exact: true }).fill('/ueber-uns');
+    await page.getByRole('button', { name: 'Add de' }).click();
+    await page.getByText('de added.').waitFor();
+    const de = (await api('GET', `/content/${created.id}/de`)).localized;
+    expect(de).toMatchObject({ pathname: '/ueber-uns', content: { mdx: 'About us' }, meta: { title: 'About' } });
+
+    await page.getByLabel('Pathname', { exact: true }).fill('/ueber');
+    await page.getByText('/ueber is free.').waitFor();
+    await page.getByRole('button', { name: 'Move', exact: true }).click();
+    await page.getByText('A redirect from /ueber-uns is kept.').waitFor();
+    expect((await api('GET', '/redirects?site=shop&locale=de')).items).toContainEqual({ site: 'shop', locale: 'de', from: '/ueber-uns', to: '/ueber', id: created.id });
+
+    await page.getByRole('button', { name: 'Delete the de locale…' }).click();
+    await page.getByText('Delete the de locale of “About” (/ueber)?').waitFor();
+    await axe(page, 'delete confirmation');
+    await page.getByRole('button', { name: 'Delete de', exact: true }).click();
+    await page.waitForURL(`**/content/${created.id}/en`);
+    expect(Object.keys((await api('GET', `/content/${created.id}`)).locales)).toEqual(['en']);
+
+    await page.getByRole('button', { name: 'Delete this page…' }).click();
+    await page.getByText(`Delete “About” (${created.id}) with all its locales: en?`, { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'Delete it', exact: true }).click();
+    await page.waitForURL(/\/content$/);
+    expect((await fetch(`${server.url}/__cms/api/content/${created.id}`)).status).toBe(404);
+  });
+
+  it('shows changes made on disk in an open admin through /events', async (test) => {
+    const events = await fetch(`${server.url}/__cms/api/events`, { signal: AbortSignal.timeout(5_000) }).catch(() => undefined);
+    await events?.body?.cancel();
+    // The /events endpoint and client.events come with the admin mount; without them there is nothing live to check.
+    if (events?.status !== 200) test.skip();
+    const file = path.join(site.contentRoot, 'pages/shop/pages/home.en.json');
+    const edit = async (title: string) => {
+      const stored = JSON.parse(await readFile(file, 'utf8'));
+      await writeFile(file, `${JSON.stringify({ ...stored, meta: { ...stored.meta, title } }, null, 2)}\n`);
+    };
+    await open(page, '/content/home/en');
+    await page.getByText('live', { exact: true }).waitFor();
+    await edit('Home, edited on disk');
+    await expect.poll(() => page.getByLabel('Title', { exact: true }).inputValue(), { timeout: 15_000 }).toBe('Home, edited on disk');
+    await page.getByText(/Updated with a change by someone else \(on disk\)/).waitFor();
+
+    await page.getByLabel('Description').fill('Typed while someone edits the file');
+    await edit('Home, edited on disk again');
+    await page.getByText(/This locale was changed by someone else \(on disk\) while you were editing/).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Compare with their version' }).click();
+    await page.getByRole('heading', { name: 'Someone else saved this locale while you were editing' }).waitFor();
+    await page.getByRole('button', { name: 'Apply mine on top of theirs' }).click();
+    await page.getByText(/^Saved at/).waitFor();
+    expect((await api('GET', '/content/home/en')).localized.meta).toMatchObject({ title: 'Home, edited on disk again', description: 'Typed while someone edits the file' });
+
+    await open(page, '/content');
+    await page.getByText('live', { exact: true }).waitFor();
+    await api('POST', '/content', { kind: 'page', site: 'shop', collection: 'pages', type: 'mdx', locales: { en: { pathname: '/live', meta: { title: 'Arrived live' }, content: { mdx: 'x' } } } });
+    await page.getByRole('link', { name: 'Arrived live' }).waitFor({ timeout: 15_000 });
+  });
+
   it('edits a visual page as a block list, with a clean accessibility check on every screen', async () => {
     await open(page, '/content/home/en');
     await page.getByRole('button', { name: 'Add block' }).click();
@@ -313,7 +381,6 @@ describe('the admin in a real browser (astro dev)', () => {
     expect(blocks.map((block: { type: string }) => block.type)).toEqual(['TextBlock', 'Text']);
     expect(blocks[0].props.text).toBe('New first block');
     await axe(page, 'editor (visual)');
-    await shoot(page, 'editor');
 
     await open(page, '/content');
     await page.getByRole('link', { name: 'Home, typed before a reload' }).waitFor();

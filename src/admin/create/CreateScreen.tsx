@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { CreateContentInput } from '../../client/index.js';
 import { collectionsFor, type Kind } from '../content/rows.js';
-import { editorHref, route } from '../state/router.js';
+import { editorHref, navigate, route } from '../state/router.js';
 import { client, localesOf, siteName, siteNames } from '../state/session.js';
 import { ErrorNotice } from '../ui/ErrorNotice.js';
 
@@ -80,9 +80,8 @@ export function CreateScreen() {
     };
     try {
       const created = await client.content.create(input);
-      // A fresh screen: replace the "new" entry so Back goes to the list, not to an empty form.
-      history.replaceState(null, '', editorHref(created.id, locale));
-      dispatchEvent(new PopStateEvent('popstate'));
+      // Replace the "new" entry, so that Back goes to the list, not to an empty form.
+      navigate(editorHref(created.id, locale), { replace: true });
     } catch (failure) {
       setError(failure);
     } finally {
