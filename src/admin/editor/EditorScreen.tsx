@@ -263,6 +263,12 @@ export function EditorScreen({ id, locale }: { id: string; locale: string }) {
           )}
 
           <form class="editor-form" onSubmit={(event) => { event.preventDefault(); void save(); }}>
+            <fieldset class="group group--content">
+              <legend>{entry.kind === 'data' ? 'Data' : 'Content'}</legend>
+              {contentReadOnly && <p class="hint">This locale inherits its content from {record.inheritance?.from}. Break inheritance to edit it here.</p>}
+              <ContentField type={entry.type} isData={entry.kind === 'data'} body={draft.body} readOnly={contentReadOnly}
+                onChange={(body) => setDraft({ ...draft, body })} />
+            </fieldset>
             <fieldset class="group">
               <legend>{entry.kind === 'page' ? 'Address' : 'Name'}</legend>
               <AddressField entry={entry} locale={locale} saved={base.fields.address} value={draft.address} etag={base.etag}
@@ -285,12 +291,6 @@ export function EditorScreen({ id, locale }: { id: string; locale: string }) {
                 ))}
               </div>
               <p class="hint">Empty means: published now / never unpublished.</p>
-            </fieldset>
-            <fieldset class="group">
-              <legend>{entry.kind === 'data' ? 'Data' : 'Content'}</legend>
-              {contentReadOnly && <p class="hint">This locale inherits its content from {record.inheritance?.from}. Break inheritance to edit it here.</p>}
-              <ContentField type={entry.type} isData={entry.kind === 'data'} body={draft.body} readOnly={contentReadOnly}
-                onChange={(body) => setDraft({ ...draft, body })} />
             </fieldset>
             <div class="savebar">
               <button type="submit" class="button button--primary" disabled={saving || !!conflict}>{saving ? 'Saving…' : 'Save'}</button>

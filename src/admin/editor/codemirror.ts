@@ -2,9 +2,10 @@
 import { json } from '@codemirror/lang-json';
 import { markdown } from '@codemirror/lang-markdown';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
-import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { EditorState } from '@codemirror/state';
 import { drawSelection, EditorView, highlightSpecialChars, keymap } from '@codemirror/view';
+import { tags } from '@lezer/highlight';
 
 export interface CodeEditorOptions {
   doc: string;
@@ -21,12 +22,23 @@ export interface CodeEditorHandle {
   destroy(): void;
 }
 
-/** CodeMirror's "minimal setup", spelled out (the `codemirror` meta-package would pull in more). */
+/** CodeMirror's "minimal setup", spelled out, with a highlight style in the admin's colours. */
 const minimalSetup = [
   highlightSpecialChars(),
   history(),
   drawSelection(),
-  syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+  syntaxHighlighting(HighlightStyle.define([
+    // The theme's colours, so that the highlighting reads in light and dark alike.
+    { tag: tags.heading, fontWeight: 'bold', color: 'var(--accent)' },
+    { tag: tags.emphasis, fontStyle: 'italic' },
+    { tag: tags.strong, fontWeight: 'bold' },
+    { tag: [tags.link, tags.url], color: 'var(--accent)', textDecoration: 'underline' },
+    { tag: [tags.processingInstruction, tags.meta, tags.quote, tags.comment], color: 'var(--muted)' },
+    { tag: [tags.string, tags.monospace], color: 'var(--ok)' },
+    { tag: [tags.number, tags.bool, tags.null], color: 'var(--warn)' },
+    { tag: [tags.propertyName, tags.tagName], color: 'var(--accent)' },
+    { tag: tags.invalid, color: 'var(--danger)' },
+  ])),
   keymap.of([...defaultKeymap, ...historyKeymap]),
 ];
 
