@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { ContentEntry, LocaleUpdateData } from '../../client/index.js';
+import { ownWrite } from '../state/live.js';
 import { client } from '../state/session.js';
 import { ErrorNotice } from '../ui/ErrorNotice.js';
 
@@ -29,7 +30,7 @@ export function AddLocale({ entry, locale, defaultLocale, onAdded }: Props) {
     if (entry.kind === 'page') data.pathname = pathname;
     else if (source?.name) data.name = source.name;
     try {
-      await client.content.update(entry.id, locale, data);
+      await ownWrite(() => client.content.update(entry.id, locale, data));
       onAdded();
     } catch (failure) {
       setError(failure);

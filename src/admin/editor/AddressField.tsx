@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ContentEntry } from '../../client/index.js';
+import { ownWrite } from '../state/live.js';
 import { client } from '../state/session.js';
 import { ErrorNotice } from '../ui/ErrorNotice.js';
 
@@ -43,7 +44,7 @@ export function AddressField({ entry, locale, saved, value, etag, onChange, onMo
     setMoving(true);
     setMoveError(undefined);
     try {
-      const result = await client.sites.move(entry.site!, { id: entry.id, locale, pathname: value, etag });
+      const result = await ownWrite(() => client.sites.move(entry.site!, { id: entry.id, locale, pathname: value, etag }));
       onMoved(`Moved from ${result.previousPathname} to ${value}. A redirect from ${result.previousPathname} is kept.`);
     } catch (error) {
       setMoveError(error);

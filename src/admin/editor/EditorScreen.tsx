@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { NotFoundError, StaleWriteError, type ContentEntry, type LocaleRecord } from '../../client/index.js';
 import { inheritanceOf } from '../content/status.js';
 import { clearDraft, readDraft, writeDraft } from '../state/drafts.js';
-import { lastContentEvent, type ContentEvent } from '../state/live.js';
+import { isForeign, lastContentEvent, ownWrite, type ContentEvent } from '../state/live.js';
 import { editorHref, href, navigate, setLeaveGuard } from '../state/router.js';
 import { client, defaultLocaleOf, localesOf } from '../state/session.js';
 import { ErrorNotice } from '../ui/ErrorNotice.js';
@@ -37,8 +37,6 @@ export function EditorScreen({ id, locale }: { id: string; locale: string }) {
   const [remote, setRemote] = useState<ContentEvent>();
   const latest = useRef<{ base?: Base; draft?: Fields; entry?: ContentEntry }>({});
   latest.current = { base, draft, entry };
-  /** Etags of our own writes, so that their events do not look like someone else's change. */
-  const ownEtags = useRef(new Set<string>());
 
   const dirty = base !== undefined && draft !== undefined && !sameFields(base.fields, draft);
   const setDraft = (next: Fields) => setDraftState(next);
@@ -67,7 +65,9 @@ export function EditorScreen({ id, locale }: { id: string; locale: string }) {
         setDraftState(next.fields);
       }
     } catch (failure) {
-      setLoadError(failure);
+      // Once the editor is open a failed re-read (a file caught mid-write, a dropped connection) is a notice; the draft stays.
+      if (latest.current.entry) setError(failure);
+      else setLoadError(failure);
     }
   }
 
@@ -95,10 +95,11 @@ export function EditorScreen({ id, locale }: { id: string; locale: string }) {
   useEffect(() => {
     const event = lastContentEvent.value;
     if (!event || event.id !== id || (event.locale !== null && event.locale !== locale)) return;
-    if (event.etag && (ownEtags.current.has(event.etag) || event.etag === latest.current.base?.etag)) return;
-    if (event.action !== 'deleted' && latest.current.base && !dirty) {
+    // Before the first load answers there is nothing to compare: that load reads the new version.
+    if (!latest.current.base || !isForeign(event) || (event.etag && event.etag === latest.current.base.etag)) return;
+    if (event.action !== 'deleted' && !dirty) {
       void refresh();
-      setMessage(`Updated with a change by ${event.by ?? 'someone else (on disk)'}.`);
+      setMessage(`Updated with a change by ${event.by ?? 'someone else'}.`);
       return;
     }
     setRemote(event);
@@ -120,8 +121,7 @@ export function EditorScreen({ id, locale }: { id: string; locale: string }) {
     setSaving(true);
     setError(undefined);
     try {
-      const result = await client.content.update(id, locale, update, { etag: from.etag });
-      ownEtags.current.add(result.etag);
+      const result = await ownWrite(() => client.content.update(id, locale, update, { etag: from.etag }));
       clearDraft(id, locale);
       const fresh = await client.content.get(id);
       const record = fresh.locales[locale]!;
@@ -236,7 +236,7 @@ export function EditorScreen({ id, locale }: { id: string; locale: string }) {
             {remote && (
               <div class="notice notice--warn" role="status">
                 <p>
-                  {remote.action === 'deleted' ? 'This locale was deleted' : 'This locale was changed'} by {remote.by ?? 'someone else (on disk)'} while you were editing.
+                  {remote.action === 'deleted' ? 'This locale was deleted' : 'This locale was changed'} by {remote.by ?? 'someone else'} while you were editing.
                   {remote.action !== 'deleted' && ' Saving now would show a conflict.'}
                 </p>
                 {remote.action !== 'deleted' && <button type="button" class="button button--small" onClick={() => void openConflict()}>Compare with their version</button>}

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { LocaleRecord } from '../../client/index.js';
 import { inheritanceOf } from '../content/status.js';
+import { ownWrite } from '../state/live.js';
 import { client } from '../state/session.js';
 import { ErrorNotice } from '../ui/ErrorNotice.js';
 
@@ -31,7 +32,7 @@ export function InheritancePanel({ id, locale, record, etag, onDone }: Props) {
     setBusy(true);
     setError(undefined);
     try {
-      await client.content[action](id, locale, etag);
+      await ownWrite(() => client.content[action](id, locale, etag));
       onDone(done);
     } catch (failure) {
       setError(failure);

@@ -22,6 +22,28 @@ export const changeCount = signal(0);
 /** The latest content change, for the editor's "changed by" banner. */
 export const lastContentEvent = signal<ContentEvent | undefined>(undefined);
 
+/** Etags this tab wrote, and how many of its writes are still on their way. */
+const ownEtags = new Set<string>();
+let writesInFlight = 0;
+
+/**
+ * Runs one of this tab's writes. Its event may arrive before its answer, so while a write is in
+ * flight events are not taken as someone else's change; afterwards its etag says it was ours.
+ */
+export async function ownWrite<T extends { etag: string }>(write: () => Promise<T>): Promise<T> {
+  writesInFlight++;
+  try {
+    const result = await write();
+    ownEtags.add(result.etag);
+    return result;
+  } finally {
+    writesInFlight--;
+  }
+}
+
+/** Whether a content event is someone else's change (not one of this tab's writes). */
+export const isForeign = (event: ContentEvent) => writesInFlight === 0 && !(event.etag && ownEtags.has(event.etag));
+
 export function startLive() {
   // The events client is added alongside this app; an older client without it leaves the admin working without live updates.
   const subscribe = (client as unknown as { events?: { subscribe?: Subscribe } }).events?.subscribe;
