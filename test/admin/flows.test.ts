@@ -78,7 +78,8 @@ const { Content } = await render(entry);
 <body><h1>{String(entry.data.meta.title)}</h1><article><Content /></article></body></html>
 `;
 
-const SHOTS = path.join(REPO_ROOT, 'docs', 'screenshots');
+/** QUIRE_UPDATE_SCREENSHOTS=1 refreshes the committed ones in docs/screenshots; otherwise they go to the scratch folder. */
+const SHOTS = process.env.QUIRE_UPDATE_SCREENSHOTS === '1' ? path.join(REPO_ROOT, 'docs', 'screenshots') : path.join(REPO_ROOT, 'test', '.work', 'screenshots');
 const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 describe('the admin in a real browser (astro dev)', () => {
@@ -128,6 +129,7 @@ describe('the admin in a real browser (astro dev)', () => {
       await target.setViewportSize({ width, height });
       await target.waitForTimeout(200);
       await target.screenshot({ path: path.join(SHOTS, `${name}-${suffix}.png`) });
+      if (suffix === 'mobile') await axe(target, `${name} at ${width} px`);
     }
     await target.setViewportSize({ width: 1280, height: 900 });
   }

@@ -70,6 +70,7 @@ export function ContentBrowser() {
 
   const search = filters.q.trim().toLowerCase();
   const shown = useMemo(() => (rows && search ? rows.filter((row) => row.haystack.includes(search)) : rows), [rows, search]);
+  const activeFilters = [filters.collection, filters.type, filters.published, filters.localization, filters.missing, filters.review].filter(Boolean).length;
   const types = filters.kind === 'data' ? ['json'] : filters.kind === 'fragment' ? ['visual', 'mdx'] : ['visual', 'mdx', 'json'];
 
   return (
@@ -89,20 +90,25 @@ export function ContentBrowser() {
           <span>Search</span>
           <input type="search" value={filters.q} placeholder="Title, pathname or name" onInput={(event) => set({ q: event.currentTarget.value })} />
         </label>
-        <Select label="Collection" value={filters.collection} onChange={(collection) => set({ collection })}
-          options={[['', 'All'], ...collections.map((name): [string, string] => [name, name])]} />
-        <Select label="Type" value={filters.type} onChange={(type) => set({ type })}
-          options={[['', 'All'], ...types.map((type): [string, string] => [type, type])]} />
-        <Select label="Published" value={filters.published} onChange={(published) => set({ published })}
-          options={[['', 'Any'], ['true', 'In at least one locale'], ['false', 'In no locale']]} />
-        <Select label="Translation" value={filters.localization} onChange={(localization) => set({ localization })}
-          options={[['', 'Any'], ['complete', 'All locales'], ['partial', 'Some locales'], ['one', 'One locale']]} />
-        <Select label="Missing locale" value={filters.missing} onChange={(missing) => set({ missing })}
-          options={[['', 'None'], ...siteLocales.value.map((code): [string, string] => [code, code])]} />
-        <label class="field field--check">
-          <input type="checkbox" checked={filters.review} onChange={(event) => set({ review: event.currentTarget.checked })} />
-          <span>Needs review in {locale}</span>
-        </label>
+        <details class="filters__more" open={!narrow.value || activeFilters > 0}>
+          <summary>Filters{activeFilters > 0 ? ` (${activeFilters} on)` : ''}</summary>
+          <div class="filters__fields">
+            <Select label="Collection" value={filters.collection} onChange={(collection) => set({ collection })}
+              options={[['', 'All'], ...collections.map((name): [string, string] => [name, name])]} />
+            <Select label="Type" value={filters.type} onChange={(type) => set({ type })}
+              options={[['', 'All'], ...types.map((type): [string, string] => [type, type])]} />
+            <Select label="Published" value={filters.published} onChange={(published) => set({ published })}
+              options={[['', 'Any'], ['true', 'In at least one locale'], ['false', 'In no locale']]} />
+            <Select label="Translation" value={filters.localization} onChange={(localization) => set({ localization })}
+              options={[['', 'Any'], ['complete', 'All locales'], ['partial', 'Some locales'], ['one', 'One locale']]} />
+            <Select label="Missing locale" value={filters.missing} onChange={(missing) => set({ missing })}
+              options={[['', 'None'], ...siteLocales.value.map((code): [string, string] => [code, code])]} />
+            <label class="field field--check">
+              <input type="checkbox" checked={filters.review} onChange={(event) => set({ review: event.currentTarget.checked })} />
+              <span>Needs review in {locale}</span>
+            </label>
+          </div>
+        </details>
       </form>
       {error !== undefined && <ErrorNotice error={error} title="The list could not be loaded" />}
       <p class="count" role="status">
