@@ -4,6 +4,8 @@ import { collectionsFor, type Kind } from '../content/rows.js';
 import { editorHref, navigate, route } from '../state/router.js';
 import { client, localesOf, siteName, siteNames } from '../state/session.js';
 import { ErrorNotice } from '../ui/ErrorNotice.js';
+import { useAction } from '../ui/use-action.js';
+import { useAvailability } from '../ui/use-availability.js';
 
 type Type = CreateContentInput['type'];
 const TYPES_BY_KIND: Record<Kind, Type[]> = { page: ['mdx', 'visual', 'json'], fragment: ['visual', 'mdx'], data: ['json'] };
@@ -12,8 +14,6 @@ const STARTING_CONTENT: Record<Type, CreateContentInput['locales'][string]['cont
   visual: { visualData: { root: { props: {} }, content: [] } },
   json: { data: {} },
 };
-
-type Check = { state: 'idle' | 'checking' | 'available' } | { state: 'taken'; by: string } | { state: 'error'; error: unknown };
 
 /** Create a page, fragment or data entry in its first locale, then open it in the editor. */
 export function CreateScreen() {
@@ -30,9 +30,7 @@ export function CreateScreen() {
   const itemSite = kind === 'page' || (kind === 'fragment' && !global) ? site : undefined;
   const locales = localesOf(itemSite);
   const [locale, setLocale] = useState(locales[0] ?? 'en');
-  const [check, setCheck] = useState<Check>({ state: 'idle' });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useAction();
 
   useEffect(() => { if (!TYPES_BY_KIND[kind].includes(type)) setType(TYPES_BY_KIND[kind][0]!); }, [kind]);
   useEffect(() => { if (!locales.includes(locale)) setLocale(locales[0] ?? 'en'); }, [itemSite]);
@@ -40,30 +38,15 @@ export function CreateScreen() {
     collectionsFor(kind, site).then((answer) => setCollections(answer.collections), () => setCollections([]));
   }, [kind, site]);
 
-  useEffect(() => {
-    if (!address.trim() || (kind !== 'data' && !collection && kind !== 'page')) {
-      setCheck({ state: 'idle' });
-      return;
-    }
-    setCheck({ state: 'checking' });
-    const timer = setTimeout(() => {
-      const asked = kind === 'page'
-        ? client.sites.pathnameAvailable(site, address, { locale })
-        : kind === 'fragment'
-          ? client.fragments.nameAvailable(address, { collection: collection || undefined, locale, site: itemSite })
-          : client.data.nameAvailable(address, collection || 'entries');
-      asked.then(
-        (answer) => setCheck(answer.available ? { state: 'available' } : { state: 'taken', by: answer.existingId }),
-        (failure: unknown) => setCheck({ state: 'error', error: failure }),
-      );
-    }, 300);
-    return () => clearTimeout(timer);
-  }, [kind, site, address, collection, locale, itemSite]);
+  const ask = () => (kind === 'page'
+    ? client.sites.pathnameAvailable(site, address, { locale })
+    : kind === 'fragment'
+      ? client.fragments.nameAvailable(address, { collection: collection || undefined, locale, site: itemSite })
+      : client.data.nameAvailable(address, collection));
+  const check = useAvailability(address.trim() && (kind === 'page' || collection) ? ask : undefined, JSON.stringify([kind, site, address, collection, locale, itemSite]));
 
-  async function create(event: Event) {
+  function create(event: Event) {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
     const input: CreateContentInput = {
       kind,
       site: itemSite,
@@ -78,15 +61,11 @@ export function CreateScreen() {
         },
       },
     };
-    try {
+    void run(async () => {
       const created = await client.content.create(input);
       // Replace the "new" entry, so that Back goes to the list, not to an empty form.
       navigate(editorHref(created.id, locale), { replace: true });
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

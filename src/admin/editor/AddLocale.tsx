@@ -3,6 +3,7 @@ import type { ContentEntry, LocaleUpdateData } from '../../client/index.js';
 import { ownWrite } from '../state/live.js';
 import { client } from '../state/session.js';
 import { ErrorNotice } from '../ui/ErrorNotice.js';
+import { useAction } from '../ui/use-action.js';
 
 interface Props {
   entry: ContentEntry;
@@ -16,27 +17,20 @@ export function AddLocale({ entry, locale, defaultLocale, onAdded }: Props) {
   const source = entry.locales[defaultLocale];
   const [how, setHow] = useState<'inherit' | 'copy'>('inherit');
   const [pathname, setPathname] = useState(source?.pathname ? `/${locale}${source.pathname === '/' ? '' : source.pathname}` : '');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useAction();
   const title = source?.meta.title ?? entry.id;
 
-  async function add(event: Event) {
+  function add(event: Event) {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
     const data: LocaleUpdateData = how === 'inherit'
       ? { inherit: true, meta: { ...source?.meta } as LocaleUpdateData['meta'] }
       : { meta: { ...source?.meta } as LocaleUpdateData['meta'], content: source?.content ?? {} };
     if (entry.kind === 'page') data.pathname = pathname;
     else if (source?.name) data.name = source.name;
-    try {
+    void run(async () => {
       await ownWrite(() => client.content.update(entry.id, locale, data));
       onAdded();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'preact/hooks';
 import type { ContentEntry } from '../../client/index.js';
 import { ownWrite } from '../state/live.js';
 import { client } from '../state/session.js';
 import { ErrorNotice } from '../ui/ErrorNotice.js';
+import { useAction } from '../ui/use-action.js';
+import { useAvailability } from '../ui/use-availability.js';
 
 interface Props {
   entry: ContentEntry;
@@ -15,43 +16,20 @@ interface Props {
   onMoved(message: string): void;
 }
 
-type Check = { state: 'idle' | 'checking' | 'available' } | { state: 'taken'; by: string } | { state: 'error'; error: unknown };
-
 /** A page's pathname with a live availability check and "Move" (which keeps a redirect); a fragment's or entry's name. */
 export function AddressField({ entry, locale, saved, value, etag, onChange, onMoved }: Props) {
   const isPage = entry.kind === 'page';
-  const [check, setCheck] = useState<Check>({ state: 'idle' });
-  const [moving, setMoving] = useState(false);
-  const [moveError, setMoveError] = useState<unknown>();
+  const { busy: moving, error: moveError, run, dismiss } = useAction();
   const changed = value !== saved;
+  const check = useAvailability(
+    isPage && changed && entry.site ? () => client.sites.pathnameAvailable(entry.site!, value, { locale, excludeId: entry.id }) : undefined,
+    changed ? value : '',
+  );
 
-  useEffect(() => {
-    if (!isPage || !changed || !entry.site) {
-      setCheck({ state: 'idle' });
-      return;
-    }
-    setCheck({ state: 'checking' });
-    const timer = setTimeout(() => {
-      client.sites.pathnameAvailable(entry.site!, value, { locale, excludeId: entry.id }).then(
-        (answer) => setCheck(answer.available ? { state: 'available' } : { state: 'taken', by: answer.existingId }),
-        (error: unknown) => setCheck({ state: 'error', error }),
-      );
-    }, 300);
-    return () => clearTimeout(timer);
-  }, [value, changed]);
-
-  async function move() {
-    setMoving(true);
-    setMoveError(undefined);
-    try {
-      const result = await ownWrite(() => client.sites.move(entry.site!, { id: entry.id, locale, pathname: value, etag }));
-      onMoved(`Moved from ${result.previousPathname} to ${value}. A redirect from ${result.previousPathname} is kept.`);
-    } catch (error) {
-      setMoveError(error);
-    } finally {
-      setMoving(false);
-    }
-  }
+  const move = () => run(async () => {
+    const result = await ownWrite(() => client.sites.move(entry.site!, { id: entry.id, locale, pathname: value, etag }));
+    onMoved(`Moved from ${result.previousPathname} to ${value}. A redirect from ${result.previousPathname} is kept.`);
+  });
 
   if (!isPage) {
     return (
@@ -78,7 +56,7 @@ export function AddressField({ entry, locale, saved, value, etag, onChange, onMo
         {changed && check.state === 'error' && 'This pathname cannot be used (see below).'}
       </p>
       {check.state === 'error' && <ErrorNotice error={check.error} title="Pathname check failed" />}
-      {moveError !== undefined && <ErrorNotice error={moveError} title="The move failed" onDismiss={() => setMoveError(undefined)} />}
+      {moveError !== undefined && <ErrorNotice error={moveError} title="The move failed" onDismiss={dismiss} />}
     </div>
   );
 }

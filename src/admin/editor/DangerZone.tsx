@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ContentEntry } from '../../client/index.js';
 import { client } from '../state/session.js';
 import { ErrorNotice } from '../ui/ErrorNotice.js';
+import { useAction } from '../ui/use-action.js';
 
 interface Props {
   entry: ContentEntry;
@@ -15,26 +16,17 @@ interface Props {
 /** Deleting a locale or the whole item, each behind a confirmation that names what goes. */
 export function DangerZone({ entry, locale, defaultLocale, etag, title, onDeleted }: Props) {
   const [asking, setAsking] = useState<'locale' | 'item'>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run, dismiss } = useAction();
   const locales = Object.keys(entry.locales);
   const canDeleteLocale = locale !== defaultLocale || locales.length === 1;
   const record = entry.locales[locale];
   const address = record?.pathname ?? record?.name;
 
-  async function remove(what: 'locale' | 'item') {
-    setBusy(true);
-    setError(undefined);
-    try {
-      if (what === 'locale') await client.content.delete(entry.id, { locale, etag });
-      else await client.content.delete(entry.id, { etag: entry.locales[defaultLocale]?.etag ?? etag });
-      onDeleted(what);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const remove = (what: 'locale' | 'item') => run(async () => {
+    if (what === 'locale') await client.content.delete(entry.id, { locale, etag });
+    else await client.content.delete(entry.id, { etag: entry.locales[defaultLocale]?.etag ?? etag });
+    onDeleted(what);
+  });
 
   return (
     <section class="danger" aria-labelledby="danger-title">
@@ -61,7 +53,7 @@ export function DangerZone({ entry, locale, defaultLocale, etag, title, onDelete
           </div>
         </div>
       )}
-      {error !== undefined && <ErrorNotice error={error} title="The delete failed" onDismiss={() => setError(undefined)} />}
+      {error !== undefined && <ErrorNotice error={error} title="The delete failed" onDismiss={dismiss} />}
     </section>
   );
 }

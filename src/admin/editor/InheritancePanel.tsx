@@ -1,9 +1,9 @@
-import { useState } from 'preact/hooks';
 import type { LocaleRecord } from '../../client/index.js';
 import { inheritanceOf } from '../content/status.js';
 import { ownWrite } from '../state/live.js';
 import { client } from '../state/session.js';
 import { ErrorNotice } from '../ui/ErrorNotice.js';
+import { useAction } from '../ui/use-action.js';
 
 interface Props {
   id: string;
@@ -22,24 +22,15 @@ const EXPLAIN = {
 
 /** The inheritance state of a non-default locale and the three transitions. */
 export function InheritancePanel({ id, locale, record, etag, onDone }: Props) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run: start, dismiss } = useAction();
   const state = inheritanceOf(record);
   if (state === 'own' || state === 'missing' || !record.inheritance) return null;
   const from = record.inheritance.from;
 
-  async function run(action: 'markReviewed' | 'breakInheritance' | 'revertToInherited', done: string) {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await ownWrite(() => client.content[action](id, locale, etag));
-      onDone(done);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const run = (action: 'markReviewed' | 'breakInheritance' | 'revertToInherited', done: string) => start(async () => {
+    await ownWrite(() => client.content[action](id, locale, etag));
+    onDone(done);
+  });
 
   return (
     <section class={`panel panel--${state}`} aria-labelledby="inheritance-title">
@@ -61,7 +52,7 @@ export function InheritancePanel({ id, locale, record, etag, onDone }: Props) {
           </button>
         )}
       </div>
-      {error !== undefined && <ErrorNotice error={error} title="The inheritance change failed" onDismiss={() => setError(undefined)} />}
+      {error !== undefined && <ErrorNotice error={error} title="The inheritance change failed" onDismiss={dismiss} />}
     </section>
   );
 }
