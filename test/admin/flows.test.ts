@@ -362,6 +362,35 @@ describe('the admin in a real browser (astro dev)', () => {
     await axe(page, 'not found');
   });
 
+  it('works from the keyboard alone: focus is visible, Enter opens a row, Ctrl/Cmd+S saves', async () => {
+    await open(page, '/content');
+    await page.getByRole('link', { name: /^Home/ }).waitFor();
+    const focused = () => page.evaluate(() => {
+      const element = document.activeElement as HTMLElement | null;
+      return { id: element?.id ?? '', row: element?.classList.contains('row__title') ?? false, text: element?.textContent ?? '', outline: element ? getComputedStyle(element).outlineStyle : '' };
+    });
+    const tabUntil = async (done: (state: Awaited<ReturnType<typeof focused>>) => boolean) => {
+      for (let presses = 0; presses < 80; presses++) {
+        await page.keyboard.press('Tab');
+        const state = await focused();
+        if (done(state)) return state;
+      }
+      throw new Error(`Tab never reached it; focus is on ${JSON.stringify(await focused())}`);
+    };
+    const row = await tabUntil((state) => state.row);
+    expect(row.text).toMatch(/^Home/);
+    expect(row.outline).toBe('solid');
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Title', { exact: true }).waitFor();
+    const title = await tabUntil((state) => state.id === 'meta-title');
+    expect(title.outline).toBe('solid');
+    await page.keyboard.press('End');
+    await page.keyboard.type(' (by keyboard)');
+    await page.keyboard.press('ControlOrMeta+S');
+    await page.getByText(/^Saved at/).waitFor();
+    expect((await api('GET', '/content/home/en')).localized.meta.title).toMatch(/ \(by keyboard\)$/);
+  });
+
   it('shows changes made on disk in an open admin through /events', async (test) => {
     const events = await fetch(`${server.url}/__cms/api/events`, { signal: AbortSignal.timeout(5_000) }).catch(() => undefined);
     await events?.body?.cancel();

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { BlockList } from './BlockList.js';
 import { CodeEditor } from './CodeEditor.js';
-import { jsonError, type ItemType } from './fields.js';
+import type { ItemType } from './fields.js';
+import { jsonError } from './json-error.js';
 
 interface Props {
   type: ItemType;

@@ -1,4 +1,5 @@
 import type { ContentEntry, LocaleRecord, LocaleUpdateData } from '../../client/index.js';
+import { jsonError } from './json-error.js';
 
 /**
  * What the editor edits, as text the inputs hold: the pathname (pages) or name, the publication
@@ -81,24 +82,6 @@ export function applyOnTop(base: Fields, mine: Fields, theirs: Fields): Fields {
     }
   }
   return merged;
-}
-
-/** Where a JSON text is wrong, in words with line and column, or undefined when it parses. */
-export function jsonError(text: string): string | undefined {
-  try {
-    JSON.parse(text);
-    return undefined;
-  } catch (error) {
-    const message = (error as Error).message;
-    const lineColumn = /line (\d+) column (\d+)/.exec(message);
-    if (lineColumn) return `${message.replace(/\s*\(line \d+ column \d+\)/, '')} at line ${lineColumn[1]}, column ${lineColumn[2]}`;
-    const position = /position (\d+)/.exec(message);
-    if (!position) return message;
-    const before = text.slice(0, Number(position[1]));
-    const line = before.split('\n').length;
-    const column = before.length - before.lastIndexOf('\n');
-    return `${message.replace(/\s*in JSON at position \d+.*$/, '')} at line ${line}, column ${column}`;
-  }
 }
 
 /** A field the form cannot send as it stands. */
