@@ -210,7 +210,7 @@ export function EditorScreen({ id, locale }: { id: string; locale: string }) {
       <h1 id="editor-title">{title} <span class="muted">({locale})</span></h1>
       <p class="meta-line">
         <span class="badge">{entry.kind}</span> <span class="badge">{entry.type}</span> <code>{entry.id}</code>
-        {record?.modified && <> · last saved {new Date(record.modified).toLocaleString()}{record.modifiedBy ? ` by ${record.modifiedBy}` : ''}</>}
+        {record?.modified && <span>last saved {new Date(record.modified).toLocaleString()}{record.modifiedBy ? ` by ${record.modifiedBy}` : ''}</span>}
       </p>
       <nav class="locale-tabs" aria-label="Locales of this item">
         {locales.map((code) => (
