@@ -103,10 +103,10 @@ export function ContentBrowser() {
               options={[['', 'Any'], ['complete', 'All locales'], ['partial', 'Some locales'], ['one', 'One locale']]} />
             <Select label="Missing locale" value={filters.missing} onChange={(missing) => set({ missing })}
               options={[['', 'None'], ...siteLocales.value.map((code): [string, string] => [code, code])]} />
-            <label class="field field--check">
+            {locale !== siteLocales.value[0] && <label class="field field--check">
               <input type="checkbox" checked={filters.review} onChange={(event) => set({ review: event.currentTarget.checked })} />
               <span>Needs review in {locale}</span>
-            </label>
+            </label>}
           </div>
         </details>
       </form>

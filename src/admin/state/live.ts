@@ -22,6 +22,16 @@ export const changeCount = signal(0);
 /** The latest content change, for the editor's "changed by" banner. */
 export const lastContentEvent = signal<ContentEvent | undefined>(undefined);
 
+const REFRESH_DELAY_MS = 250;
+let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+/** A burst of changes (a git pull touching a hundred files) makes one refresh, not a hundred. */
+function changed() {
+  refreshTimer ??= setTimeout(() => {
+    refreshTimer = undefined;
+    changeCount.value++;
+  }, REFRESH_DELAY_MS);
+}
+
 /** Etags this tab wrote, and how many of its writes are still on their way. */
 const ownEtags = new Set<string>();
 let writesInFlight = 0;
@@ -55,11 +65,11 @@ export function startLive() {
   subscribe({
     onOpen() {
       liveStatus.value = 'live';
-      changeCount.value++;
+      changed();
     },
     onEvent(event) {
       if (event.kind === 'content') lastContentEvent.value = event;
-      changeCount.value++;
+      changed();
     },
     onError() {
       liveStatus.value = 'reconnecting';
