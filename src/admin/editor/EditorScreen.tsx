@@ -27,7 +27,7 @@ export function EditorScreen({ id, locale }: { id: string; locale: string }) {
   const [entry, setEntry] = useState<ContentEntry>();
   const [loadError, setLoadError] = useState<unknown>();
   const [base, setBase] = useState<Base>();
-  const [draft, setDraftState] = useState<Fields>();
+  const [draft, setDraft] = useState<Fields>();
   const [conflict, setConflict] = useState<Conflict>();
   const [error, setError] = useState<unknown>();
   const [problems, setProblems] = useState<FieldProblem[]>([]);
@@ -39,7 +39,6 @@ export function EditorScreen({ id, locale }: { id: string; locale: string }) {
   latest.current = { base, draft, entry };
 
   const dirty = base !== undefined && draft !== undefined && !sameFields(base.fields, draft);
-  const setDraft = (next: Fields) => setDraftState(next);
 
   /** Reads the item; keeps the user's unsaved changes on top of what the server now has. */
   async function refresh(options: { restore?: boolean } = {}) {
@@ -55,14 +54,14 @@ export function EditorScreen({ id, locale }: { id: string; locale: string }) {
       if (stored && !sameFields(stored.base, stored.draft)) {
         // The draft keeps the etag it started from: if the server moved on, saving shows the conflict view.
         setBase({ fields: stored.base, etag: stored.etag, meta: record.meta });
-        setDraftState(stored.draft);
+        setDraft(stored.draft);
         setRestoredAt(stored.savedAt);
       } else if (previous.base && previous.draft && !sameFields(previous.base.fields, previous.draft)) {
-        setDraftState(applyOnTop(previous.base.fields, previous.draft, next.fields));
+        setDraft(applyOnTop(previous.base.fields, previous.draft, next.fields));
         setBase(next);
       } else {
         setBase(next);
-        setDraftState(next.fields);
+        setDraft(next.fields);
       }
     } catch (failure) {
       // Once the editor is open a failed re-read (a file caught mid-write, a dropped connection) is a notice; the draft stays.
@@ -129,7 +128,7 @@ export function EditorScreen({ id, locale }: { id: string; locale: string }) {
       setEntry(fresh);
       // Typing during the save stays: it is put on top of what was saved.
       const typedSince = latest.current.draft;
-      setDraftState(typedSince && typedSince !== mine ? applyOnTop(mine, typedSince, next.fields) : next.fields);
+      setDraft(typedSince && typedSince !== mine ? applyOnTop(mine, typedSince, next.fields) : next.fields);
       setBase(next);
       setConflict(undefined);
       setRemote(undefined);
@@ -158,7 +157,7 @@ export function EditorScreen({ id, locale }: { id: string; locale: string }) {
     if (!conflict) return;
     const { by: _by, ...theirs } = conflict;
     setBase(theirs);
-    setDraftState(theirs.fields);
+    setDraft(theirs.fields);
     setConflict(undefined);
     clearDraft(id, locale);
     setMessage('You now have their version; your changes were discarded.');
@@ -170,7 +169,7 @@ export function EditorScreen({ id, locale }: { id: string; locale: string }) {
     const { by: _by, ...theirs } = conflict;
     const merged = applyOnTop(base.fields, draft, theirs.fields);
     setBase(theirs);
-    setDraftState(merged);
+    setDraft(merged);
     setConflict(undefined);
     void save({ base: theirs, draft: merged });
   }
