@@ -15,6 +15,17 @@ const SITES_JSON = JSON.stringify({
   globalLocales: ['en', 'de'],
 });
 const ALICE = { email: 'alice@example.test', sub: 'user-alice' };
+/** One page, so that a deep link into the editor has something to open. */
+const CONTENT = {
+  'sites.json': SITES_JSON,
+  'pages/main/pages/welcome.en.json': JSON.stringify({
+    type: 'mdx',
+    pathname: '/welcome',
+    meta: { title: 'Welcome' },
+    content: { mdx: 'Hi' },
+  }),
+};
+const EDITOR = '/__cms/content/welcome/en';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -39,7 +50,7 @@ describe('admin in astro dev (on by default)', () => {
   let dir: string;
 
   beforeAll(async () => {
-    const site = await createSite({ name: 'admin-dev', content: { 'sites.json': SITES_JSON } });
+    const site = await createSite({ name: 'admin-dev', content: CONTENT });
     dir = site.dir;
     server = await site.startDev();
   });
@@ -63,14 +74,17 @@ describe('admin in astro dev (on by default)', () => {
     const page = await browser.newPage();
     const errors = collectPageErrors(page);
     try {
-      for (const url of [`${server.url}/__cms`, `${server.url}/__cms/content/x/en`]) {
+      for (const [url, heading] of [
+        [`${server.url}/__cms`, /^Pages of main/],
+        [`${server.url}${EDITOR}`, /^Welcome/],
+      ] as const) {
         const response = await page.goto(url);
         expect(response?.status(), url).toBe(200);
-        await page.getByRole('heading', { name: 'Quire admin' }).waitFor({ timeout: 15_000 });
+        await page.getByRole('heading', { name: heading }).waitFor({ timeout: 15_000 });
       }
       await page.reload();
-      await page.getByRole('heading', { name: 'Quire admin' }).waitFor({ timeout: 15_000 });
-      expect(new URL(page.url()).pathname).toBe('/__cms/content/x/en');
+      await page.getByRole('heading', { name: /^Welcome/ }).waitFor({ timeout: 15_000 });
+      expect(new URL(page.url()).pathname).toBe(EDITOR);
       await checkA11y(page, { label: 'the admin shell' });
       const file = await screenshot(page, path.join(dir, 'screenshots', 'shell.png'));
       expect((await readFile(file)).subarray(1, 4).toString()).toBe('PNG');
@@ -129,7 +143,7 @@ describe('admin turned off, or moved, in astro dev', () => {
     const site = await createSite({
       name: 'admin-off-dev',
       config: '{ admin: false }',
-      content: { 'sites.json': SITES_JSON },
+      content: CONTENT,
     });
     const server = await site.startDev();
     try {
@@ -147,7 +161,7 @@ describe('admin turned off, or moved, in astro dev', () => {
     const site = await createSite({
       name: 'admin-desk-dev',
       config: `{ admin: { path: '/desk' } }`,
-      content: { 'sites.json': SITES_JSON },
+      content: CONTENT,
     });
     const server = await site.startDev();
     try {
@@ -175,12 +189,12 @@ describe('admin in a production build', () => {
     const guardedSite = await createSite({
       name: 'admin-prod-jwt',
       config: `{ admin: true, ${auth} }`,
-      content: { 'sites.json': SITES_JSON },
+      content: CONTENT,
     });
     const unsetSite = await createSite({
       name: 'admin-prod-unset',
       config: `{ ${auth} }`,
-      content: { 'sites.json': SITES_JSON },
+      content: CONTENT,
     });
     // One build at a time: each takes both cores.
     guarded = await guardedSite.buildAndStart();
@@ -212,9 +226,10 @@ describe('admin in a production build', () => {
     const page = await context.newPage();
     const errors = collectPageErrors(page);
     try {
-      const response = await page.goto(`${guarded.url}/__cms/content/x/en`);
+      const response = await page.goto(`${guarded.url}${EDITOR}`);
       expect(response?.status()).toBe(200);
-      await page.getByRole('heading', { name: 'Quire admin' }).waitFor({ timeout: 15_000 });
+      await page.getByRole('heading', { name: /^Welcome/ }).waitFor({ timeout: 15_000 });
+      await page.getByText('alice@example.test').waitFor();
       const config = JSON.parse((await page.locator('#quire-admin-config').textContent()) ?? '{}');
       expect(config).toEqual({ basePath: '/__cms', apiPrefix: '/__cms/api', mode: 'production' });
       expect(errors()).toEqual([]);

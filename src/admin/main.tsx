@@ -1,5 +1,11 @@
-// Placeholder until the admin app lands: proves that the bundle is served and runs.
 import './styles.css';
+import { render } from 'preact';
+import { App } from './shell/App.js';
+import { startLive } from './state/live.js';
+import { startRouter } from './state/router.js';
+import { startSession } from './state/session.js';
 
-const app = document.getElementById('app');
-if (app) app.innerHTML = '<main class="placeholder"><h1>Quire admin</h1></main>';
+startRouter();
+void startSession();
+startLive();
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,18 @@
+/** What the shell page tells the app (the JSON in `#quire-admin-config`). */
+export interface AdminConfig {
+  /** Where the admin lives, e.g. `/__cms`. */
+  basePath: string;
+  /** Where the API lives, e.g. `/__cms/api`. */
+  apiPrefix: string;
+  mode: 'dev' | 'production';
+}
+
+export function readConfig(): AdminConfig {
+  const element = document.getElementById('quire-admin-config');
+  const given = element?.textContent ? (JSON.parse(element.textContent) as Partial<AdminConfig>) : {};
+  return {
+    basePath: (given.basePath ?? '/__cms').replace(/\/+$/, ''),
+    apiPrefix: given.apiPrefix ?? '/__cms/api',
+    mode: given.mode === 'production' ? 'production' : 'dev',
+  };
+}
