@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { describeStartup, resolveOptions } from './src/config/resolve.js';
 import { effectiveAuth } from './src/identity/auth-config.js';
+import { mdxImagesPlugin } from './src/config/mdx-images-plugin.js';
+import { shareOptions } from './src/config/shared.js';
 import { configPlugin } from './src/config/virtual-module.js';
 import type { UserOptions } from './src/config/schema.js';
 
@@ -23,9 +25,11 @@ export function quire(userOptions?: UserOptions): AstroIntegration {
           projectRoot: fileURLToPath(config.root),
           mode: command === 'dev' ? 'dev' : 'production',
         });
+        // The content loader of the same site reads the content root, prefix and media folder from here.
+        shareOptions(options);
         updateConfig({
           vite: {
-            plugins: [configPlugin(options)],
+            plugins: [configPlugin(options), mdxImagesPlugin(options)],
             // The route imports a virtual module, so Vite must bundle the package rather than leave it to Node.
             ssr: { noExternal: ['astro-quire'] },
           },

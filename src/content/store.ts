@@ -300,6 +300,10 @@ export function createContentStore(options: StoreOptions) {
   return {
     ready: sync.ready,
     close: sync.close,
+    /** The index every read answers from, for a reader in the same process (the content loader in dev); never written outside the store. */
+    index,
+    /** Resolves once every file change reported so far is in the index. */
+    fresh: sync.fresh,
 
     async collections(): Promise<string[]> {
       await sync.fresh();

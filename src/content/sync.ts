@@ -54,9 +54,10 @@ async function inBatches<T>(entries: T[], task: (entry: T) => Promise<void>): Pr
 /**
  * Keeps the index equal to the files: one full scan at start, then every path a folder watcher
  * reports goes through the same `syncFile`, which skips files whose lstat signature is unchanged
- * (the store's own writes record theirs, so their watcher echoes cost one lstat).
+ * (the store's own writes record theirs, so their watcher echoes cost one lstat). The store uses
+ * it, and so does the content loader where no store runs (a build).
  */
-export function createIndexSync(root: string, index: ItemIndex, options: { excluded: string[]; withItemLock: WithItemLock }) {
+export function createIndexSync(root: string, index: ItemIndex, options: { excluded: string[]; withItemLock: WithItemLock; readOnly?: boolean }) {
   const dirty = new Set<string>();
   // A write's temporary file is never content, and its events would only cost lookups.
   const watcher = createFolderWatcher((changed) => {
@@ -119,7 +120,8 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
    */
   async function loadAll(): Promise<void> {
     const listed = await listFolder(root);
-    const leftovers = new Set(await removeInterruptedWrites(listed, (target) => parseContentPath(path.relative(root, target)) !== null));
+    // A reader (the content loader in a build) leaves the files as they are; a leftover is no content path anyway.
+    const leftovers = options.readOnly ? new Set<string>() : new Set(await removeInterruptedWrites(listed, (target) => parseContentPath(path.relative(root, target)) !== null));
     const files = listed.filter((file) => !leftovers.has(file));
     for (let start = 0; start < files.length; start += LOAD_SLICE) {
       for (const filePath of files.slice(start, start + LOAD_SLICE)) {
@@ -193,7 +195,7 @@ export function createIndexSync(root: string, index: ItemIndex, options: { exclu
     }
   }
 
-  const ready = fs.mkdir(root, { recursive: true }).then(loadAll);
+  const ready = (options.readOnly ? Promise.resolve() : fs.mkdir(root, { recursive: true }).then(() => undefined)).then(loadAll);
 
   return {
     ready,
