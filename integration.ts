@@ -3,7 +3,7 @@ import type { AstroIntegration } from 'astro';
 import { describeStartup, resolveOptions } from './src/config/resolve.js';
 import { effectiveAuth } from './src/identity/auth-config.js';
 import { mdxImagesPlugin } from './src/config/mdx-images-plugin.js';
-import { shareOptions } from './src/config/shared.js';
+import { REFRESH_CONTEXT, shareContentRefresh, shareOptions } from './src/config/shared.js';
 import { configPlugin } from './src/config/virtual-module.js';
 import type { UserOptions } from './src/config/schema.js';
 
@@ -39,10 +39,16 @@ export function quire(userOptions?: UserOptions): AstroIntegration {
           entrypoint: new URL('./routes/api.js', import.meta.url),
           prerender: false,
         });
-        if (options.redirects) {
+        // In dev the middleware also holds a page request until a content change is in Astro's data store.
+        if (options.redirects || command === 'dev') {
           addMiddleware({ entrypoint: new URL('./routes/middleware.js', import.meta.url), order: 'pre' });
         }
         if (command === 'dev') logger.info(describeStartup(options, options.contentRoot, effectiveAuth(options.auth)?.type));
+      },
+      'astro:server:setup': ({ refreshContent }) => {
+        // Quire's loaders refresh through Astro after a change: Astro then writes its data store at
+        // once and sends the open pages a full reload over Vite's HMR channel.
+        if (refreshContent) shareContentRefresh(() => refreshContent({ loaders: ['astro-quire'], context: { ...REFRESH_CONTEXT } }));
       },
     },
   };

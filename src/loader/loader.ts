@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoaderContext } from 'astro/loaders';
-import { sharedOptions } from '../config/shared.js';
+import { REFRESH_CONTEXT, refreshesThroughAstro, requestContentRefresh, sharedOptions } from '../config/shared.js';
 import { nextPublicationChange } from '../content/derived-cache.js';
 import type { Kind } from '../content/types.js';
 import { locateContent, openContentSource } from './content-source.js';
@@ -49,11 +49,15 @@ export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>):
   const options = resolveLoaderOptions(userOptions);
   // Each load() (Astro reloads after a config change) supersedes the watch work of the previous one.
   let generation = 0;
+  /** In dev, brings the collection up to date from the latest full load()'s watch work. */
+  let refreshCollection: (() => Promise<void>) | undefined;
 
   return {
     name: 'astro-quire',
     schema: ENTRY_SCHEMAS[userOptions.kind],
     async load(context: LoaderContext): Promise<void> {
+      // The integration re-runs the loaders after a change (see `changed` below); the watch work stays.
+      if (refreshCollection && context.refreshContextData?.quireRefresh === REFRESH_CONTEXT.quireRefresh) return refreshCollection();
       const current = ++generation;
       const { store, logger, watcher } = context;
       const projectRoot = fileURLToPath(context.config.root);
@@ -134,7 +138,6 @@ export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>):
       let burst: NodeJS.Timeout | undefined;
       let publication: NodeJS.Timeout | undefined;
       let syncing: Promise<void> = Promise.resolve();
-      let syncedVersion = source.index.version;
 
       // A scheduled locale appears (or an expiring one goes) at its date, without a file change.
       const schedulePublication = () => {
@@ -142,34 +145,47 @@ export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>):
         const now = Date.now();
         const next = nextPublicationChange(source.index, now);
         if (next === Infinity) return;
-        publication = setTimeout(() => queue(true), Math.min(next - now + 50, MAX_TIMER_MS));
+        publication = setTimeout(() => changed(), Math.min(next - now + 50, MAX_TIMER_MS));
         publication.unref();
       };
 
-      async function sync(force: boolean): Promise<void> {
+      /** Brings the index up to date with the files, then the collection with the index (unchanged entries cost a digest each). */
+      async function sync(): Promise<void> {
         await source.fresh();
-        if (!force && source.index.version === syncedVersion) return;
-        syncedVersion = source.index.version;
         const { set, deleted } = await reconcile(true);
         if (set + deleted > 0) logger.info(`Reloaded ${set} entr${set === 1 ? 'y' : 'ies'}${deleted ? `, removed ${deleted}` : ''}`);
         schedulePublication();
       }
 
       /** Syncs never overlap; one that fails (say, an entry the collection's schema refuses) is logged and the next one runs. */
-      const queue = (force: boolean) => {
-        syncing = syncing.then(() => sync(force)).catch((error) => logger.error(`could not reload ${context.collection}: ${(error as Error).message}`));
+      const queue = () => {
+        syncing = syncing.then(sync).catch((error) => logger.error(`could not reload ${context.collection}: ${(error as Error).message}`));
       };
 
-      /** After a write through the API (the index changed) or a file change on disk (the index catches up on `fresh`). */
-      const changed = () => {
+      /**
+       * After a write through the API (the index changed), a file change on disk (the index catches
+       * up on `fresh`) or a publication date. With the integration, through Astro's content refresh,
+       * which writes Astro's data store at once (a page requested next sees the change; the
+       * integration's dev middleware waits for it) and so sends the open pages a reload; else
+       * straight into this collection's store.
+       */
+      function changed(): void {
         if (current !== generation) {
           stopListening();
           return;
         }
+        if (refreshesThroughAstro()) {
+          requestContentRefresh(BURST_MS, (error) => logger.error(`could not reload the content: ${(error as Error).message}`));
+          return;
+        }
         burst ??= setTimeout(() => {
           burst = undefined;
-          queue(false);
+          queue();
         }, BURST_MS);
+      }
+      refreshCollection = () => {
+        queue();
+        return syncing;
       };
       const stopListening = source.index.onChange(changed);
       for (const event of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) {
