@@ -39,8 +39,7 @@ export function quire(userOptions?: UserOptions): AstroIntegration {
           entrypoint: new URL('./routes/api.js', import.meta.url),
           prerender: false,
         });
-        // In dev the middleware also holds a page request until a content change is in Astro's data store.
-        if (options.redirects || command === 'dev') {
+        if (options.redirects) {
           addMiddleware({ entrypoint: new URL('./routes/middleware.js', import.meta.url), order: 'pre' });
         }
         if (command === 'dev') logger.info(describeStartup(options, options.contentRoot, effectiveAuth(options.auth)?.type));

@@ -166,21 +166,27 @@ describe('MDX through @astrojs/mdx, in astro dev', () => {
     expectStory((await page('/de/geschichte')).text);
   });
 
-  it('has an API write in getCollection on the next request, and sends a reload on the HMR channel', async () => {
+  it('has an API write in getCollection within a second, and sends the open pages a reload on the HMR channel', async () => {
     expect((await page('/titles')).text).toContain('<li>story/en: Our story</li>');
     const hmr = await connectHmr(server.url);
     try {
       const client = api(server.url);
       const current = await client.get('/content/story/en');
-      const started = Date.now();
       const put = await client.put('/content/story', { query: { locale: 'en', etag: current.json.localized.etag }, body: { meta: { title: 'Our new story' } } });
       expect(put.status, put.text).toBe(200);
       const written = Date.now();
-      const titles = await page('/titles');
-      expect(titles.text).toContain('<li>story/en: Our new story</li>');
       const reload = await hmr.next((message) => message.type === 'full-reload' || message.type === 'update', 5_000);
-      // From the write's answer to the reload message: the open page reloads within a second.
-      expect(reload!.receivedAt - written, `write took ${written - started} ms`).toBeLessThan(1_000);
+      // Astro's dev data store takes the change in asynchronously after the reload message: poll, bounded.
+      let titles = await page('/titles');
+      while (!titles.text.includes('<li>story/en: Our new story</li>') && Date.now() - written < 5_000) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        titles = await page('/titles');
+      }
+      const visibleMs = Date.now() - written;
+      console.info(`dev: reload message ${reload!.receivedAt - written} ms, getCollection ${visibleMs} ms after the write's answer`);
+      expect(titles.text, server.logs()).toContain('<li>story/en: Our new story</li>');
+      expect(reload!.receivedAt - written).toBeLessThan(1_000);
+      expect(visibleMs).toBeLessThan(1_000);
     } finally {
       hmr.close();
     }

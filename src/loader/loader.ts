@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoaderContext } from 'astro/loaders';
-import { REFRESH_CONTEXT, refreshesThroughAstro, requestContentRefresh, sharedOptions } from '../config/shared.js';
+import { countRefreshRun, REFRESH_CONTEXT, refreshesThroughAstro, replaceWatch, requestContentRefresh, sharedOptions } from '../config/shared.js';
 import { nextPublicationChange } from '../content/derived-cache.js';
 import type { Kind } from '../content/types.js';
 import { locateContent, openContentSource } from './content-source.js';
@@ -47,9 +47,7 @@ const relativeFilePath = (projectRoot: string, file: string) => path.relative(pr
  */
 export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>): QuireLoader<K> {
   const options = resolveLoaderOptions(userOptions);
-  // Each load() (Astro reloads after a config change) supersedes the watch work of the previous one.
-  let generation = 0;
-  /** In dev, brings the collection up to date from the latest full load()'s watch work. */
+  /** In dev, brings the collection up to date through the latest full load()'s watch work. */
   let refreshCollection: (() => Promise<void>) | undefined;
 
   return {
@@ -57,8 +55,10 @@ export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>):
     schema: ENTRY_SCHEMAS[userOptions.kind],
     async load(context: LoaderContext): Promise<void> {
       // The integration re-runs the loaders after a change (see `changed` below); the watch work stays.
-      if (refreshCollection && context.refreshContextData?.quireRefresh === REFRESH_CONTEXT.quireRefresh) return refreshCollection();
-      const current = ++generation;
+      if (context.refreshContextData?.quireRefresh === REFRESH_CONTEXT.quireRefresh) {
+        countRefreshRun();
+        if (refreshCollection) return refreshCollection();
+      }
       const { store, logger, watcher } = context;
       const projectRoot = fileURLToPath(context.config.root);
       const location = locateContent(options, projectRoot, sharedOptions());
@@ -170,10 +170,7 @@ export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>):
        * straight into this collection's store.
        */
       function changed(): void {
-        if (current !== generation) {
-          stopListening();
-          return;
-        }
+        if (superseded) return;
         if (refreshesThroughAstro()) {
           requestContentRefresh(BURST_MS, (error) => logger.error(`could not reload the content: ${(error as Error).message}`));
           return;
@@ -187,7 +184,16 @@ export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>):
         queue();
         return syncing;
       };
+      // A later full load of this collection (Astro reloads after a config change, and may re-create
+      // the loaders) supersedes this one's watch work.
+      let superseded = false;
       const stopListening = source.index.onChange(changed);
+      replaceWatch(context.collection, () => {
+        superseded = true;
+        stopListening();
+        clearTimeout(burst);
+        clearTimeout(publication);
+      });
       for (const event of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) {
         watcher.on(event, (changedPath: string) => {
           if (changedPath.startsWith(location.root + path.sep)) changed();
