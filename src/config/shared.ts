@@ -18,6 +18,8 @@ interface Shared {
   queued: boolean;
   /** Collection name → stops the dev watch work of its latest full load (Astro may re-create the loaders). */
   watches: Map<string, () => void>;
+  /** Notices already given in this process. */
+  told: Set<string>;
   /** `astro dev` only: compiles a changed MDX file, reporting an error with its file and line (log and overlay). */
   checkMdx?: (file: string) => Promise<void>;
 }
@@ -31,7 +33,7 @@ export const REFRESH_CONTEXT = { quireRefresh: true } as const;
  */
 function shared(): Shared {
   const holder = globalThis as typeof globalThis & { [SHARED]?: Shared };
-  return (holder[SHARED] ??= { refreshRuns: 0, refreshing: Promise.resolve(), queued: false, watches: new Map() });
+  return (holder[SHARED] ??= { refreshRuns: 0, refreshing: Promise.resolve(), queued: false, watches: new Map(), told: new Set() });
 }
 
 /** The integration's resolved options, for the content loader of the same site. */
@@ -45,6 +47,14 @@ export function sharedOptions(): ResolvedOptions | undefined {
 
 export function shareContentRefresh(refresh: () => Promise<void>): void {
   shared().refreshContent = refresh;
+}
+
+/** True the first time it is asked about `notice` in this process (Vite may evaluate a module more than once). */
+export function firstTime(notice: string): boolean {
+  const { told } = shared();
+  if (told.has(notice)) return false;
+  told.add(notice);
+  return true;
 }
 
 export function shareMdxCheck(check: (file: string) => Promise<void>): void {

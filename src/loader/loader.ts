@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoaderContext } from 'astro/loaders';
-import { checkMdx, countRefreshRun, REFRESH_CONTEXT, refreshesThroughAstro, replaceWatch, requestContentRefresh, sharedOptions } from '../config/shared.js';
+import { checkMdx, countRefreshRun, firstTime, REFRESH_CONTEXT, refreshesThroughAstro, replaceWatch, requestContentRefresh, sharedOptions } from '../config/shared.js';
 import { nextPublicationChange } from '../content/derived-cache.js';
 import type { Kind } from '../content/types.js';
 import { locateContent, openContentSource } from './content-source.js';
@@ -24,9 +24,6 @@ export interface QuireLoader<K extends Kind> {
 const BURST_MS = 25;
 /** setTimeout's ceiling; a publication date further away is looked at again then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** Said once per process, however many collections use the loader. */
-let mdxHintGiven = false;
 
 /** Posix path of `file` relative to the project root, as the content layer stores `filePath`. */
 const relativeFilePath = (projectRoot: string, file: string) => path.relative(projectRoot, file).split(path.sep).join('/');
@@ -70,8 +67,8 @@ export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>):
       // Astro passes `entryTypes` to every loader (glob() reads it) but leaves it out of the public type.
       const { entryTypes } = context as LoaderContext & { entryTypes?: ReadonlyMap<string, unknown> };
       const compilesMdx = entryTypes?.has('.mdx') ?? false;
-      if (!compilesMdx && !mdxHintGiven) {
-        mdxHintGiven = true;
+      // Said once per process, however many collections use the loader.
+      if (!compilesMdx && firstTime('mdx-hint')) {
         logger.info('MDX bodies render as Markdown: components, imports, exports and {expressions} do not run. To compile them as MDX, add @astrojs/mdx (npx astro add mdx).');
       }
       const source = await openContentSource(location, dev);
