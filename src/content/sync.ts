@@ -55,7 +55,7 @@ async function inBatches<T>(entries: T[], task: (entry: T) => Promise<void>): Pr
  * Keeps the index equal to the files: one full scan at start, then every path a folder watcher
  * reports goes through the same `syncFile`, which skips files whose lstat signature is unchanged
  * (the store's own writes record theirs, so their watcher echoes cost one lstat). The store uses
- * it, and so does the content loader where no store runs (a build).
+ * it, and so does the content loader where no store runs (a build, a site without the integration).
  */
 export function createIndexSync(root: string, index: ItemIndex, options: { excluded: string[]; withItemLock: WithItemLock; readOnly?: boolean }) {
   const dirty = new Set<string>();
