@@ -124,7 +124,7 @@ export function ContentBrowser() {
           New {filters.kind === 'fragment' ? 'fragment' : filters.kind === 'data' ? 'data entry' : 'page'}
         </a>
       </div>
-      <div class="tabs" role="group" aria-label="Kind">
+      <fieldset class="tabs" aria-label="Kind">
         {(['page', 'fragment', 'data'] as const).map((kind) => (
           <button
             key={kind}
@@ -136,8 +136,8 @@ export function ContentBrowser() {
             {KIND_WORDS[kind]}
           </button>
         ))}
-      </div>
-      <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
+      </fieldset>
+      <search class="filters">
         <label class="field field--search">
           <span>Search</span>
           <input
@@ -201,7 +201,7 @@ export function ContentBrowser() {
             )}
           </div>
         </details>
-      </form>
+      </search>
       {error !== undefined && <ErrorNotice error={error} title="The list could not be loaded" />}
       <p class="count" role="status">
         {shown === undefined
