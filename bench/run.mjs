@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateContent } from './lib/generate.mjs';
 import { commitAll, modifyPages } from './lib/git.mjs';
+import { measureAdminList } from './lib/measures/admin-list.mjs';
 import { measureColdStart } from './lib/measures/cold-start.mjs';
 import { measureDecap } from './lib/measures/decap.mjs';
 import { measureGitStatus } from './lib/measures/git-status.mjs';
@@ -70,6 +71,7 @@ function options() {
       coldStartRuns: small ? 1 : 3,
       gitRuns: small ? 3 : 5,
       uploadMB: values['upload-mb'] ? Number(values['upload-mb']) : small ? 20 : 200,
+      adminRuns: small ? 3 : 5,
     },
   };
 }
@@ -214,6 +216,14 @@ async function main() {
       ...[].concat(
         await attempt('decap-list', 'decap-server', () =>
           measureDecap({ server, catalog, decapDir, repoRoot: REPO_ROOT, settings }),
+        ),
+      ),
+    );
+    phase('admin list');
+    measures.push(
+      ...[].concat(
+        await attempt('admin-list', 'admin list', () =>
+          measureAdminList({ server, siteDir: site.dir, runs: settings.adminRuns }),
         ),
       ),
     );

@@ -60,6 +60,11 @@ const HOW = {
     'decap-server `entriesByFolder` on one markdown file per item against Quire `GET /content`; both list every entry.',
   'decap-read':
     'decap-server `getEntry` against `GET /content/:id/en`, rotating over the same 100 pages; informational.',
+  'admin-list':
+    "headless Chromium (the browser tests' one) opens the admin at `/__cms` in a fresh context (no cache, as a first visit), 1280×900, " +
+    'which shows the pages of www; timed from the start of the navigation to the frame after the first rows and the item count are in the page; ' +
+    "one warm-up, then p50 and max. The floor column is when the list's JSON had arrived in the same loads. Initial JS + CSS: the files the " +
+    "page fetched (dist/admin/manifest.json's entry and stylesheet), gzipped at level 9; the server sends them uncompressed.",
 };
 
 export function renderMarkdown(results) {
@@ -103,7 +108,7 @@ export function renderMarkdown(results) {
     `- Size: ${results.size}`,
     `- Package: astro-quire ${results.packageVersion}${machine.commit ? ` at ${machine.commit}` : ''}`,
     `- Load: ${settings.duration} s per run, ${settings.rounds} alternating runs per side after a 0.5 s warm-up; ` +
-      `${settings.coldStartRuns} cold starts; ${settings.gitRuns} git status runs`,
+      `${settings.coldStartRuns} cold starts; ${settings.gitRuns} git status runs; ${settings.adminRuns ?? 0} admin list loads`,
     '',
     '## Server memory (VmRSS)',
     '',

@@ -40,7 +40,14 @@ export async function createBenchSite({ dir, packageDir, contentRoot, uploadMaxB
   // redirects: false keeps Quire's redirect middleware off the floor endpoint: with it on, every
   // on-demand page (the floor included) awaits Quire's index, and the first one builds it. The
   // API never runs that middleware's lookup, so what is measured of Quire is the same.
-  const options = { contentRoot, requireIdentity: false, redirects: false, assets: { maxBytes: uploadMaxBytes } };
+  // admin: true mounts the in-site admin in the build (off in production by default) for the admin list measure.
+  const options = {
+    contentRoot,
+    requireIdentity: false,
+    redirects: false,
+    admin: true,
+    assets: { maxBytes: uploadMaxBytes },
+  };
   const files = {
     'package.json': `${JSON.stringify({ name: 'quire-bench-site', type: 'module', private: true }, null, 2)}\n`,
     'astro.config.mjs': `import { defineConfig } from 'astro/config';
