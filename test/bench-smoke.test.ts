@@ -21,6 +21,7 @@ const MEASURE_IDS = [
   'upload',
   'decap-list',
   'decap-read',
+  'admin-list',
 ];
 const RUN_TIMEOUT_MS = 540_000;
 
@@ -88,6 +89,25 @@ describe('bench smoke run', () => {
     // The writes measure reads every acknowledged write back from disk.
     const writes = results.measures.find((row: { id: string }) => row.id === 'writes');
     expect(writes.details.allOnDisk).toBe(true);
+    // The admin list: every timed load found the list with the count the API gives, and the initial files were sized.
+    const admin = results.measures.find((row: { id: string }) => row.id === 'admin-list');
+    expect(admin.status, admin.note).toBe('measured');
+    expect(admin.target).toMatchObject({ kind: 'max', value: 1000 });
+    expect(admin.details).toMatchObject({
+      runs: results.settings.adminRuns,
+      pages: expect.any(Number),
+      countShown: `${admin.details.pages} items`,
+      p50Ms: expect.any(Number),
+      maxMs: expect.any(Number),
+      initial: {
+        jsGzipBytes: expect.any(Number),
+        cssGzipBytes: expect.any(Number),
+        allFetchedInManifest: true,
+      },
+    });
+    expect(admin.details.pages).toBeGreaterThan(0);
+    expect(admin.details.runsMs).toHaveLength(admin.details.runs);
+    for (const rows of admin.details.rowsRendered) expect(rows).toBeGreaterThan(0);
 
     const markdown = await readFile(path.join(out, 'RESULTS.md'), 'utf8');
     expect(markdown).toContain('| measure | floor | Quire | ratio | target | met? |');

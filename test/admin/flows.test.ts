@@ -2,36 +2,22 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
-import { checkA11y, launchBrowser } from '../support/browser.js';
+import { launchBrowser } from '../support/browser.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { createSite, type RunningSite, type TestSite } from '../support/site.js';
-
-/** Where the integration mounts the admin by default in `astro dev`. */
-const ADMIN = '/__cms';
+import {
+  adminDriver,
+  axe,
+  CONTENT,
+  conflictThenApplyMine,
+  createAndEditPage,
+  HOME_FILE,
+  newEditorPage,
+  typeInCode,
+} from './support.js';
 
 // ---------------------------------------------------------------- the site
 
-const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-const STAMPS = { created: '2026-01-01T00:00:00.000Z', modified: '2026-01-01T00:00:00.000Z' };
-const CONTENT: Record<string, string> = {
-  'sites.json': json({ sites: { shop: { locales: ['en', 'de'], defaultLocale: 'en' } }, globalLocales: ['en', 'de'] }),
-  'pages/shop/pages/home.en.json': json({
-    type: 'visual',
-    pathname: '/',
-    ...STAMPS,
-    meta: { title: 'Home', description: 'The shop' },
-    content: {
-      visualData: { root: { props: {} }, content: [{ type: 'Text', props: { id: 'one', text: 'Welcome' } }] },
-    },
-  }),
-  'data/settings/site.en.json': json({
-    type: 'json',
-    name: 'site',
-    ...STAMPS,
-    meta: {},
-    content: { data: { siteName: 'Hat Shop' } },
-  }),
-};
 const CONTENT_CONFIG = `import { defineCollection } from 'astro:content';
 import { quireLoader } from 'astro-quire/loader';
 export const collections = { pages: defineCollection({ loader: quireLoader({ kind: 'page', site: 'shop', includeDrafts: true }) }) };
@@ -64,33 +50,8 @@ describe('the admin in a real browser (astro dev)', () => {
   let context: BrowserContext;
   let page: Page;
 
-  const api = async (method: string, route: string, body?: unknown) => {
-    const response = await fetch(`${server.url}/__cms/api${route}`, {
-      method,
-      headers: { origin: server.url, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
-    return JSON.parse(text);
-  };
-  const open = async (target: Page, route: string) => {
-    await target.goto(`${server.url}${ADMIN}${route}`);
-  };
-  async function newPage(): Promise<Page> {
-    const created = await context.newPage();
-    created.on('dialog', (dialog) => void dialog.accept());
-    return created;
-  }
-  /** Replaces the text of the code editor (CodeMirror once its chunk loaded) the way a user would: select all, type. */
-  async function typeInCode(target: Page, text: string) {
-    const editor = target.locator('.cm-content');
-    await editor.waitFor();
-    await editor.click();
-    await target.keyboard.press('ControlOrMeta+A');
-    await target.keyboard.insertText(text);
-  }
-  const axe = (target: Page, screen: string) => checkA11y(target, { label: screen });
+  const admin = adminDriver(() => server.url);
+  const { api, open } = admin;
   async function shoot(target: Page, name: string) {
     await mkdir(SHOTS, { recursive: true });
     await target.evaluate(() => window.scrollTo(0, 0));
@@ -116,7 +77,7 @@ describe('the admin in a real browser (astro dev)', () => {
     });
     [server, browser] = await Promise.all([site.startDev({ CONTENT_PATH: site.contentRoot }), launchBrowser()]);
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await newPage();
+    page = await newEditorPage(context);
   });
 
   beforeEach(() => {
@@ -142,20 +103,12 @@ describe('the admin in a real browser (astro dev)', () => {
   });
 
   it('creates a page, edits its meta and MDX, saves: the file and the rendered page show it', async () => {
-    await open(page, '/new');
-    await page.getByLabel('Collection').fill('pages');
-    await page.getByLabel('Pathname', { exact: true }).fill('/hello');
-    await page.getByLabel('Title', { exact: true }).fill('Hello');
-    await page.getByText('/hello is free.').waitFor();
-    await axe(page, 'create');
-    await page.getByRole('button', { name: 'Create and edit' }).click();
-    await page.getByRole('heading', { name: /Hello/ }).waitFor();
-    const id = decodeURIComponent(new URL(page.url()).pathname.split('/')[3]!);
-
-    await page.getByLabel('Description').fill('A page made in the admin');
-    await typeInCode(page, '# Hello from the admin\n\nWritten in a real browser.\n');
-    await page.keyboard.press('ControlOrMeta+S');
-    await page.getByText(/^Saved at/).waitFor();
+    const id = await createAndEditPage(page, admin, {
+      pathname: '/hello',
+      title: 'Hello',
+      description: 'A page made in the admin',
+      mdx: '# Hello from the admin\n\nWritten in a real browser.\n',
+    });
     await axe(page, 'editor (mdx)');
     await shoot(page, 'editor');
 
@@ -242,42 +195,11 @@ describe('the admin in a real browser (astro dev)', () => {
 
   it('two editors change the same locale: the second sees the conflict, "apply mine on top" keeps both changes', async () => {
     const other = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const second = await other.newPage();
-    second.on('dialog', (dialog) => void dialog.accept());
+    const second = await newEditorPage(other);
     try {
-      await Promise.all([open(page, '/content/home/en'), open(second, '/content/home/en')]);
-      await Promise.all([
-        page.getByLabel('Title', { exact: true }).waitFor(),
-        second.getByLabel('Title', { exact: true }).waitFor(),
-      ]);
-
-      // The second editor has typed before the first one saves (with /events it would otherwise just take the new version).
-      await second.getByLabel('Description').fill('Described by the second editor');
-      await page.getByLabel('Title', { exact: true }).fill('Home, by the first editor');
-      await page.getByRole('button', { name: 'Save' }).click();
-      await page.getByText(/^Saved at/).waitFor();
-
-      await second.getByRole('button', { name: 'Save' }).click();
-      await second.getByRole('heading', { name: 'Someone else saved this locale while you were editing' }).waitFor();
-      const conflict = second.getByRole('table', { name: 'Changed fields' });
-      await expect.poll(() => conflict.textContent()).toContain('Home, by the first editor');
-      expect(await conflict.textContent()).toContain('Described by the second editor');
-      await axe(second, 'conflict view');
-      await shoot(second, 'conflict');
-      // Nothing was written by the refused save.
-      expect((await api('GET', '/content/home/en')).localized.meta.description).toBe('The shop');
-
-      await second.getByRole('button', { name: 'Apply mine on top of theirs' }).click();
-      await second.getByText(/^Saved at/).waitFor();
-      const stored = (await api('GET', '/content/home/en')).localized;
-      expect(stored.meta).toMatchObject({
-        title: 'Home, by the first editor',
-        description: 'Described by the second editor',
-      });
-      const file = JSON.parse(await readFile(path.join(site.contentRoot, 'pages/shop/pages/home.en.json'), 'utf8'));
-      expect(file.meta).toMatchObject({
-        title: 'Home, by the first editor',
-        description: 'Described by the second editor',
+      await conflictThenApplyMine(page, second, admin, {
+        contentRoot: site.contentRoot,
+        onConflictView: (conflictPage) => shoot(conflictPage, 'conflict'),
       });
     } finally {
       await other.close();
@@ -425,7 +347,7 @@ describe('the admin in a real browser (astro dev)', () => {
     await events?.body?.cancel();
     // The /events endpoint and client.events come with the admin mount; without them there is nothing live to check.
     if (events?.status !== 200) test.skip();
-    const file = path.join(site.contentRoot, 'pages/shop/pages/home.en.json');
+    const file = path.join(site.contentRoot, HOME_FILE);
     const edit = async (title: string) => {
       const stored = JSON.parse(await readFile(file, 'utf8'));
       // As git or an editor's safe write does it: a whole new file renamed over the old one.
