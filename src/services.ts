@@ -19,6 +19,7 @@ function createServices(options: ResolvedOptions) {
     root,
     sites,
     metadataBytes: options.limits.metadataBytes,
+    cacheBytes: options.limits.cacheBytes,
     excluded: [assetsDir],
     feed: events,
   });

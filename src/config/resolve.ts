@@ -1,5 +1,6 @@
 import path from 'node:path';
 import * as v from 'valibot';
+import { DEFAULT_DERIVED_CACHE_BYTES } from '../content/derived-cache.js';
 import { type AuthOption, type UserOptions, UserOptionsSchema } from './schema.js';
 
 export const DEFAULT_ALLOWED_TYPES = [
@@ -20,7 +21,7 @@ export interface ResolvedOptions {
   contentRootFixed: boolean;
   prefix: string;
   assets: { dir: string; maxBytes: number; allowedTypes: string[] };
-  limits: { metadataBytes: number; jsonBodyBytes: number };
+  limits: { metadataBytes: number; jsonBodyBytes: number; cacheBytes: number };
   auth: AuthOption | null;
   requireIdentity: boolean;
   git: { branch: string | null };
@@ -87,6 +88,7 @@ export function resolveOptions(
     limits: {
       metadataBytes: options.limits?.metadataBytes ?? 64 * 1024,
       jsonBodyBytes: options.limits?.jsonBodyBytes ?? 10 * 1024 * 1024,
+      cacheBytes: options.limits?.cacheBytes ?? DEFAULT_DERIVED_CACHE_BYTES,
     },
     auth: options.auth ?? null,
     requireIdentity: options.requireIdentity ?? context.mode === 'production',

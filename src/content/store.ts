@@ -63,6 +63,8 @@ export interface StoreOptions {
   excluded: string[];
   /** Where every change to the content is announced: the store's own writes and changes seen on disk. */
   feed: ChangeFeed;
+  /** The byte budget of the answers kept for repeated lists and site-wide views. @default 64 MiB */
+  cacheBytes?: number;
 }
 
 /** How long file events settle before the index catches up on its own, while someone listens for changes. */
@@ -119,7 +121,7 @@ export function createContentStore(options: StoreOptions) {
       }
     }
   }
-  const cached = createDerivedCache(index);
+  const cache = createDerivedCache(index, options.cacheBytes);
   // A selection may depend on sites.json (expected locales), so its cache key names the configuration read.
   const configKeys = new WeakMap<SitesConfig, string>();
   const keyConfig = (config: SitesConfig) => {
@@ -299,7 +301,7 @@ export function createContentStore(options: StoreOptions) {
   async function selectionJson(key: string, select: (sorted: readonly Item[]) => readonly Item[]): Promise<string> {
     await sync.fresh();
     const config = sites.get();
-    return cached(`${key}\0${configKeys.get(config) ?? keyConfig(config)}`, () =>
+    return cache.get(`${key}\0${configKeys.get(config) ?? keyConfig(config)}`, () =>
       manifestListJson(select(index.sorted())),
     );
   }
@@ -430,7 +432,7 @@ export function createContentStore(options: StoreOptions) {
   /** A value computed from all items, recomputed only after the index changed (or a publication date passed). */
   async function derived<T>(key: string, compute: (items: Iterable<Item>) => T): Promise<T> {
     await sync.fresh();
-    return cached(`derived:${key}`, () => compute(index.items.values()));
+    return cache.get(`derived:${key}`, () => compute(index.items.values()));
   }
 
   return {
