@@ -11,6 +11,7 @@ import { childEnv, runProcess } from './support/process.js';
  */
 const MEASURE_IDS = [
   'cold-start',
+  'list-memory',
   'read-locale',
   'list-filtered',
   'needs-review',
