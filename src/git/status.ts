@@ -1,7 +1,7 @@
 import { compareHistories } from './history.js';
 import { REMOTE, remoteUrl } from './remote.js';
 import { currentBranch, type GitRepo, resolveOrNull } from './repository.js';
-import { changedFiles } from './worktree-status.js';
+import { changedFilesOffThread } from './status-thread.js';
 
 /** GitStatus, as `GET /git/status` answers it. */
 export interface GitStatus {
@@ -20,7 +20,7 @@ export interface GitStatus {
  * no network and no token. Never fetched: every local commit counts as ahead.
  */
 export async function readStatus(repo: GitRepo, remoteBranch: string | null): Promise<GitStatus> {
-  const changed = await changedFiles(repo);
+  const changed = await changedFilesOffThread(repo);
   const branch = await currentBranch(repo);
   const remoteConfigured = (await remoteUrl(repo)) !== null;
   let ahead = 0;
