@@ -18,6 +18,7 @@ const MEASURE_IDS = [
   'untranslated',
   'asset-usage',
   'git-status',
+  'git-status-stall',
   'writes',
   'upload',
   'decap-list',

@@ -58,6 +58,9 @@ const HOW = {
     "on files of the same size in a plain Node process; the ratio is Quire's share of that rate.",
   'git-status':
     'sequential requests against native `git status --porcelain` (spawn to exit) on the content repo with 10 changed files; medians.',
+  'git-status-stall':
+    "`monitorEventLoopDelay` (5 ms resolution) in the server's own process, read and reset by an endpoint of the bench site " +
+    'just before and just after each `GET /git/status` (the first, cold one included); the longest stall seen.',
   upload:
     "a real PNG streamed as multipart from a generator; the server's VmRSS is sampled every 20 ms; growth = peak − before.",
   'decap-list':
