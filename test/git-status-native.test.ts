@@ -17,15 +17,12 @@ const STEPS = 36;
 const COMMIT_AT = 12;
 const PULL_AT = 24;
 
-/** mulberry32: the same run every time, and a failing step can be replayed. */
+/** A linear congruential generator: the same run every time, so a failing step can be replayed. */
 function seeded(seed: number) {
-  let state = seed >>> 0;
+  let state = seed;
   return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
   };
 }
 
