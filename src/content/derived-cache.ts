@@ -1,19 +1,25 @@
 import type { ItemIndex } from './item-index.js';
+import type { Item } from './types.js';
 
 /** The default budget of everything derived from all items: answers beyond it are recomputed when asked again. */
 export const DEFAULT_DERIVED_CACHE_BYTES = 64 * 1024 * 1024;
 
+/** The earliest publishAt/unpublishAt of an item after `now` (Infinity if none). */
+function itemPublicationChange(item: Item, now: number): number {
+  let next = Infinity;
+  for (const { file } of item.locales.values()) {
+    for (const date of [file.publishAt, file.unpublishAt]) {
+      const at = date ? Date.parse(date) : NaN;
+      if (at > now && at < next) next = at;
+    }
+  }
+  return next;
+}
+
 /** The earliest publishAt/unpublishAt after `now` (Infinity if none): until then, every "published" answer holds. */
 export function nextPublicationChange(index: ItemIndex, now: number): number {
   let next = Infinity;
-  for (const item of index.items.values()) {
-    for (const { file } of item.locales.values()) {
-      for (const date of [file.publishAt, file.unpublishAt]) {
-        const at = date ? Date.parse(date) : NaN;
-        if (at > now && at < next) next = at;
-      }
-    }
-  }
+  for (const item of index.items.values()) next = Math.min(next, itemPublicationChange(item, now));
   return next;
 }
 
@@ -45,72 +51,147 @@ export function approximateBytes(value: unknown, seen = new Set<object>()): numb
   return bytes;
 }
 
-interface Entry {
-  validUntil: number;
-  value: unknown;
-  bytes: number;
+/** Whether an item belongs to a selection, at `now`; it depends on nothing but the item (and what the key names). */
+export type ItemMatcher = (item: Item, now: number) => boolean;
+
+/** A selection of the ID-ordered items: kept as IDs and updated item by item, its answer rendered when asked. */
+interface Selection {
+  matches: ItemMatcher;
+  ids: string[];
+  render: (items: readonly Item[]) => string;
+  answer: string | null;
+}
+
+type Entry = { bytes: number } & ({ value: unknown } | { selection: Selection });
+
+const selectionBytes = (key: string, { ids, answer }: Selection) =>
+  approximateBytes(key) + HEADER_BYTES + SLOT_BYTES * ids.length + (answer === null ? 0 : approximateBytes(answer));
+
+/** Where `id` is, or would go, in the ID-ordered `ids` (the order of `ItemIndex.sorted`). */
+function position(ids: readonly string[], id: string): number {
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (ids[middle]! < id) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /**
- * Values computed from all items (list answers, redirects, asset usage), each kept until the
- * index changes or a publication date passes, within a byte budget: past it the least recently
- * used are dropped, so any number of distinct queries costs bounded memory. Every value goes as
- * soon as the index changes, not when it is next asked for.
+ * Values computed from all items (list answers, redirects, asset usage), kept until a publication
+ * date passes, within a byte budget: past it the least recently used are dropped, so any number of
+ * distinct queries costs bounded memory. When an item changes, a value computed from all items is
+ * dropped at once, and a selection (a list of items that each match on their own) only re-checks
+ * that item: a write costs the next list one render, not a pass over all items.
  */
 export function createDerivedCache(index: ItemIndex, budgetBytes = DEFAULT_DERIVED_CACHE_BYTES) {
   const entries = new Map<string, Entry>();
   let bytes = 0;
-  let boundary = { version: -1, from: 0, at: Infinity };
+  /** Until when every kept answer holds (the next publication date); null when nothing is kept. */
+  let boundary: { from: number; at: number } | null = null;
 
   const clear = () => {
     entries.clear();
     bytes = 0;
+    boundary = null;
   };
-  index.onChange(() => {
-    if (entries.size > 0) clear();
-  });
 
   function drop(key: string, entry: Entry) {
     entries.delete(key);
     bytes -= entry.bytes;
   }
 
-  function validUntil(now: number): number {
-    if (boundary.version !== index.version || now >= boundary.at || now < boundary.from) {
-      // A publication date passed (or the clock went back): no answer kept so far still holds.
-      if (boundary.version === index.version) clear();
-      boundary = { version: index.version, from: now, at: nextPublicationChange(index, now) };
+  function resize(key: string, entry: Entry, size: number) {
+    bytes += size - entry.bytes;
+    entry.bytes = size;
+    if (size > budgetBytes) drop(key, entry);
+    for (const [oldest, other] of entries) {
+      if (bytes <= budgetBytes) break;
+      drop(oldest, other);
     }
-    return boundary.at;
+  }
+
+  index.onChange((id) => {
+    if (entries.size === 0) return;
+    const item = index.get(id);
+    const now = Date.now();
+    if (boundary && item) boundary.at = Math.min(boundary.at, itemPublicationChange(item, now));
+    for (const [key, entry] of entries) {
+      if (!('selection' in entry)) {
+        drop(key, entry);
+        continue;
+      }
+      const { selection } = entry;
+      const at = position(selection.ids, id);
+      const listed = selection.ids[at] === id;
+      const belongs = item !== undefined && selection.matches(item, now);
+      if (belongs && !listed) selection.ids.splice(at, 0, id);
+      else if (!belongs && listed) selection.ids.splice(at, 1);
+      // Its manifest may have changed even when it stays.
+      if (belongs || listed) {
+        selection.answer = null;
+        resize(key, entry, selectionBytes(key, selection));
+      }
+    }
+  });
+
+  /** Drops every answer once a publication date passed (or the clock went back): none of them still holds. */
+  function checkBoundary(now: number) {
+    if (boundary && (now >= boundary.at || now < boundary.from)) clear();
+    boundary ??= { from: now, at: nextPublicationChange(index, now) };
+  }
+
+  /** The entry under `key`, moved to the most recently used end. */
+  function touch(key: string): Entry | undefined {
+    const entry = entries.get(key);
+    if (entry) {
+      entries.delete(key);
+      entries.set(key, entry);
+    }
+    return entry;
   }
 
   function get<T>(key: string, compute: () => T): T {
-    const now = Date.now();
-    const until = validUntil(now);
-    const cached = entries.get(key);
-    if (cached) {
-      entries.delete(key);
-      if (now < cached.validUntil) {
-        entries.set(key, cached);
-        return cached.value as T;
-      }
-      bytes -= cached.bytes;
-    }
+    checkBoundary(Date.now());
+    const cached = touch(key);
+    if (cached && 'value' in cached) return cached.value as T;
     const value = compute();
-    const size = approximateBytes(key) + approximateBytes(value);
     // A value larger than the whole budget is answered but not kept: it would push out everything else.
-    if (size > budgetBytes) return value;
-    entries.set(key, { validUntil: until, value, bytes: size });
-    bytes += size;
-    for (const [oldest, entry] of entries) {
-      if (bytes <= budgetBytes) break;
-      drop(oldest, entry);
-    }
+    const entry = { value, bytes: 0 };
+    entries.set(key, entry);
+    resize(key, entry, approximateBytes(key) + approximateBytes(value));
     return value;
+  }
+
+  /** The answer for the items that match (`matcher` is made once per entry), in ID order, rendered by `render` and kept as their IDs. */
+  function selection(key: string, matcher: () => ItemMatcher, render: (items: readonly Item[]) => string): string {
+    const now = Date.now();
+    checkBoundary(now);
+    let entry = touch(key);
+    if (!entry || !('selection' in entry)) {
+      const matches = matcher();
+      const ids = index
+        .sorted()
+        .filter((item) => matches(item, now))
+        .map((item) => item.id);
+      entry = { selection: { matches, ids, render, answer: null }, bytes: 0 };
+      entries.set(key, entry);
+    }
+    const { selection } = entry;
+    if (selection.answer === null) {
+      const answer = selection.render(selection.ids.map((id) => index.get(id)!));
+      selection.answer = answer;
+      resize(key, entry, selectionBytes(key, selection));
+      return answer;
+    }
+    return selection.answer;
   }
 
   return {
     get,
+    selection,
     /** The estimated bytes of the values kept now. */
     get bytes() {
       return bytes;

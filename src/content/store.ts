@@ -8,7 +8,7 @@ import { leadsOutside, writeFileAtomic } from '../util/atomic-write.js';
 import { signatureOf } from '../util/file-signature.js';
 import { KeyedLock } from '../util/keyed-lock.js';
 import { WriteGate } from '../util/write-gate.js';
-import { createDerivedCache } from './derived-cache.js';
+import { createDerivedCache, type ItemMatcher } from './derived-cache.js';
 import { canonicalJson, contentEtagOf } from './etag.js';
 import { serializeLocaleFile } from './files.js';
 import { type ListFilters, matchesFilters } from './filters.js';
@@ -279,30 +279,35 @@ export function createContentStore(options: StoreOptions) {
 
   // ---- reads ----
 
+  const listMatcher =
+    (filters: ListFilters) =>
+    (config: SitesConfig): ItemMatcher =>
+    (item, now) =>
+      matchesFilters(item, filters, filters.localization ? expectedLocales(item, config) : [], now);
+
   function filterItems(filters: ListFilters): Item[] {
+    const matches = listMatcher(filters)(sites.get());
     const now = Date.now();
-    const config = filters.localization ? sites.get() : undefined;
-    return index
-      .sorted()
-      .filter((item) => matchesFilters(item, filters, config ? expectedLocales(item, config) : [], now));
+    return index.sorted().filter((item) => matches(item, now));
   }
 
-  function staleItems(locale: string, kind?: Kind): Item[] {
-    return index.sorted().filter((item) => {
-      const stored = item.locales.get(locale);
-      return (!kind || item.kind === kind) && stored !== undefined && isStale(item, stored);
-    });
-  }
+  const staleMatcher = (locale: string, kind?: Kind) => (): ItemMatcher => (item) => {
+    const stored = item.locales.get(locale);
+    return (!kind || item.kind === kind) && stored !== undefined && isStale(item, stored);
+  };
 
   /**
-   * `{ items, total }` of a selection of the ID-ordered items, as (ASCII-only) JSON, cached under `key`
-   * until the content, sites.json or a publication date changes (so a repeated list costs a lookup).
+   * `{ items, total }` of the ID-ordered items that match, as (ASCII-only) JSON, cached under `key`
+   * until sites.json or a publication date changes, and updated item by item as items change (so
+   * a repeated list costs a lookup, and the first one after a write one render).
    */
-  async function selectionJson(key: string, select: (sorted: readonly Item[]) => readonly Item[]): Promise<string> {
+  async function selectionJson(key: string, matcherFor: (config: SitesConfig) => ItemMatcher): Promise<string> {
     await sync.fresh();
     const config = sites.get();
-    return cache.get(`${key}\0${configKeys.get(config) ?? keyConfig(config)}`, () =>
-      manifestListJson(select(index.sorted())),
+    return cache.selection(
+      `${key}\0${configKeys.get(config) ?? keyConfig(config)}`,
+      () => matcherFor(config),
+      manifestListJson,
     );
   }
 
@@ -480,11 +485,11 @@ export function createContentStore(options: StoreOptions) {
     },
 
     /** `{ items, total }` of the items matching the filters, as JSON, cached per query. */
-    listJson: (filters: ListFilters) => selectionJson(`list:${canonicalJson(filters)}`, () => filterItems(filters)),
+    listJson: (filters: ListFilters) => selectionJson(`list:${canonicalJson(filters)}`, listMatcher(filters)),
 
     /** `{ items, total }` of the items whose `locale` is stale, as JSON, cached per query. */
     needsReviewJson: (locale: string, kind?: Kind) =>
-      selectionJson(`needs-review:${locale}:${kind ?? ''}`, () => staleItems(locale, kind)),
+      selectionJson(`needs-review:${locale}:${kind ?? ''}`, staleMatcher(locale, kind)),
 
     selectionJson,
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { approximateBytes, createDerivedCache } from '../../src/content/derived-cache.js';
 import { ItemIndex } from '../../src/content/item-index.js';
+import type { Item } from '../../src/content/types.js';
 import { stored } from './items.js';
 
 const HOME = { kind: 'page' as const, site: 'web', collection: 'pages' };
@@ -78,6 +79,53 @@ describe('createDerivedCache', () => {
     expect(huge().length).toBe(4097);
     expect(huge().startsWith('2')).toBe(true);
     expect(cache.size).toBe(1);
+  });
+});
+
+describe('a cached selection', () => {
+  const render = (items: readonly Item[]) => items.map((item) => item.id).join(',');
+
+  it('re-checks only the changed item on a write, and answers as a recomputation would', () => {
+    const index = new ItemIndex();
+    for (const id of ['b', 'd', 'f']) index.setLocale(HOME, id, 'visual', 'en', stored({ pathname: `/${id}` }));
+    const cache = createDerivedCache(index);
+    let matchers = 0;
+    const checked: string[] = [];
+    const withGerman = () => {
+      matchers++;
+      return (item: Item) => {
+        checked.push(item.id);
+        return item.locales.has('de');
+      };
+    };
+    index.setLocale(HOME, 'd', 'visual', 'de', stored({ pathname: '/d-de' }));
+    expect(cache.selection('german', withGerman, render)).toBe('d');
+    checked.length = 0;
+    index.setLocale(HOME, 'a', 'visual', 'en', stored({ pathname: '/a' }));
+    index.setLocale(HOME, 'a', 'visual', 'de', stored({ pathname: '/a-de' }));
+    index.removeLocale('d', 'de');
+    index.setLocale(HOME, 'e', 'visual', 'de', stored({ pathname: '/e-de' }));
+    expect(cache.selection('german', withGerman, render)).toBe('a,e');
+    expect(matchers).toBe(1);
+    expect(checked).toEqual(['a', 'a', 'd', 'e']);
+    index.removeLocale('a', 'en');
+    index.removeLocale('a', 'de');
+    expect(cache.selection('german', withGerman, render)).toBe('e');
+    expect(cache.bytes).toBeGreaterThan(0);
+  });
+
+  it('is dropped when a publication date passes', () => {
+    vi.useFakeTimers({ now: Date.parse('2026-06-01T00:00:00Z') });
+    const index = new ItemIndex();
+    const cache = createDerivedCache(index);
+    const published = () => (item: Item, now: number) =>
+      [...item.locales.values()].some(({ file }) => !file.publishAt || Date.parse(file.publishAt) <= now);
+    expect(cache.selection('published', published, render)).toBe('');
+    // A write brings a date that is later than now but earlier than any the cache knew of.
+    index.setLocale(HOME, 'soon', 'visual', 'en', stored({ pathname: '/soon', publishAt: '2026-06-01T01:00:00Z' }));
+    expect(cache.selection('published', published, render)).toBe('');
+    vi.setSystemTime(Date.parse('2026-06-01T01:00:00Z'));
+    expect(cache.selection('published', published, render)).toBe('soon');
   });
 });
 
