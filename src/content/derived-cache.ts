@@ -1,6 +1,12 @@
 import type { ItemIndex } from './item-index.js';
 import type { Item } from './types.js';
 
+/**
+ * At most this many answers are kept, whatever their size: every write re-checks its item against
+ * each kept selection, so the count bounds what a write costs (many tiny answers fit any budget).
+ */
+const MAX_ENTRIES = 1024;
+
 /** The default budget of everything derived from all items: answers beyond it are recomputed when asked again. */
 export const DEFAULT_DERIVED_CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -108,7 +114,7 @@ export function createDerivedCache(index: ItemIndex, budgetBytes = DEFAULT_DERIV
     entry.bytes = size;
     if (size > budgetBytes) drop(key, entry);
     for (const [oldest, other] of entries) {
-      if (bytes <= budgetBytes) break;
+      if (bytes <= budgetBytes && entries.size <= MAX_ENTRIES) break;
       drop(oldest, other);
     }
   }

@@ -71,6 +71,12 @@ describe('createDerivedCache', () => {
     expect(cache.bytes).toBe(0);
   });
 
+  it('keeps at most 1,024 answers however small, so that a write re-checks a bounded number', () => {
+    const cache = createDerivedCache(new ItemIndex());
+    for (let n = 0; n < 3000; n++) cache.selection(`empty:${n}`, () => () => false, () => '');
+    expect(cache.size).toBe(1024);
+  });
+
   it('answers a value larger than the whole budget without keeping it', () => {
     const cache = createDerivedCache(new ItemIndex(), 1024);
     cache.get('small', () => 'a');
