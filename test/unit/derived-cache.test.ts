@@ -73,7 +73,12 @@ describe('createDerivedCache', () => {
 
   it('keeps at most 1,024 answers however small, so that a write re-checks a bounded number', () => {
     const cache = createDerivedCache(new ItemIndex());
-    for (let n = 0; n < 3000; n++) cache.selection(`empty:${n}`, () => () => false, () => '');
+    for (let n = 0; n < 3000; n++)
+      cache.selection(
+        `empty:${n}`,
+        () => () => false,
+        () => '',
+      );
     expect(cache.size).toBe(1024);
   });
 
