@@ -56,7 +56,7 @@ export function createGitService(options: GitServiceOptions) {
     status: (): Promise<GitStatus> =>
       serial(() =>
         translated('GIT_STATUS_FAILED', 'status', async () => {
-          return readStatus(await open(), remoteBranch());
+          return readStatus(await open(), remoteBranch(), options);
         }),
       ),
 
