@@ -7,6 +7,7 @@ export type Route =
   | { screen: 'editor'; id: string; locale: string }
   | { screen: 'new'; query: URLSearchParams }
   | { screen: 'media'; folder: string }
+  | { screen: 'git' }
   | { screen: 'not-found'; path: string };
 
 function parse(url: URL): Route {
@@ -19,6 +20,7 @@ function parse(url: URL): Route {
   if (parts[0] === 'new' && parts.length === 1) return { screen: 'new', query: url.searchParams };
   if (parts[0] === 'media' && parts.length === 1)
     return { screen: 'media', folder: url.searchParams.get('folder') || '/' };
+  if (parts[0] === 'git' && parts.length === 1) return { screen: 'git' };
   return { screen: 'not-found', path: url.pathname };
 }
 
