@@ -41,7 +41,10 @@ export function createAdminHandler(options: ResolvedOptions & { admin: { path: s
         },
       );
     }
-    const shell = renderShell({ basePath, apiPrefix: options.prefix, mode: options.mode }, manifest);
+    const shell = renderShell(
+      { basePath, apiPrefix: options.prefix, mode: options.mode, preview: options.admin.preview },
+      manifest,
+    );
     return html(request.method === 'GET' ? shell : '', 200);
   };
 }

@@ -9,6 +9,8 @@ export interface ShellSettings {
   basePath: string;
   apiPrefix: string;
   mode: 'dev' | 'production';
+  /** The preview URL template (the `admin.preview` option), null for the built-in rule. */
+  preview: string | null;
 }
 
 const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

@@ -30,7 +30,7 @@ export interface ResolvedOptions {
   allowedOrigins: string[];
   dev: { allowNetworkWrites: boolean };
   /** Where the admin is served, or null when it is off. */
-  admin: { path: string } | null;
+  admin: { path: string; preview: string | null } | null;
   mode: 'dev' | 'production';
 }
 
@@ -55,7 +55,7 @@ function resolveAdmin(
         `choose an admin path outside it (the API may sit below the admin, but not at ${adminPath}/assets).`,
     );
   }
-  return { path: adminPath };
+  return { path: adminPath, preview: (typeof option === 'object' ? option.preview : undefined) ?? null };
 }
 
 /** Validates user options; the thrown message names each bad option and what is allowed. */

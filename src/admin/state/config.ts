@@ -5,6 +5,8 @@ export interface AdminConfig {
   /** Where the API lives, e.g. `/__cms/api`. */
   apiPrefix: string;
   mode: 'dev' | 'production';
+  /** The `admin.preview` URL template, null for the built-in rule (see `previewUrl`). */
+  preview: string | null;
 }
 
 export function readConfig(): AdminConfig {
@@ -14,5 +16,6 @@ export function readConfig(): AdminConfig {
     basePath: (given.basePath ?? '/__cms').replace(/\/+$/, ''),
     apiPrefix: given.apiPrefix ?? '/__cms/api',
     mode: given.mode === 'production' ? 'production' : 'dev',
+    preview: given.preview ?? null,
   };
 }
