@@ -1,3 +1,5 @@
+import type { PreviewOption } from '../sites/preview-url.js';
+
 /** What the package build writes to `dist/admin/manifest.json`: the hashed entry script and its stylesheets. */
 export interface AdminManifest {
   entry: string;
@@ -10,7 +12,7 @@ export interface ShellSettings {
   apiPrefix: string;
   mode: 'dev' | 'production';
   /** The preview URL template (the `admin.preview` option), null for the built-in rule. */
-  preview: string | null;
+  preview: PreviewOption;
 }
 
 const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

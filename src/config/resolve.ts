@@ -1,5 +1,6 @@
 import path from 'node:path';
 import * as v from 'valibot';
+import type { PreviewOption } from '../sites/preview-url.js';
 import { type AuthOption, type UserOptions, UserOptionsSchema } from './schema.js';
 
 export const DEFAULT_ALLOWED_TYPES = [
@@ -30,7 +31,7 @@ export interface ResolvedOptions {
   allowedOrigins: string[];
   dev: { allowNetworkWrites: boolean };
   /** Where the admin is served, or null when it is off. */
-  admin: { path: string; preview: string | null } | null;
+  admin: { path: string; preview: PreviewOption } | null;
   mode: 'dev' | 'production';
 }
 

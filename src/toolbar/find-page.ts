@@ -1,7 +1,7 @@
 import type { QuireClient } from '../client/client.js';
 import type { ContentManifest, LocaleManifest } from '../client/types.js';
 import { isPublished } from '../content/filters.js';
-import { comparableUrl, previewUrl } from '../sites/preview-url.js';
+import { comparableUrl, type PreviewOption, previewUrl } from '../sites/preview-url.js';
 
 export interface FoundPage {
   item: ContentManifest;
@@ -17,7 +17,7 @@ export interface FoundPage {
 export async function findPage(
   client: QuireClient,
   href: string,
-  preview: string | null,
+  preview: PreviewOption,
 ): Promise<FoundPage | undefined> {
   const here = comparableUrl(href);
   const origin = new URL(href).origin;

@@ -64,6 +64,15 @@ describe('preview URLs', () => {
     );
   });
 
+  it('takes one template per site, with the locale prefix empty for the default locale', () => {
+    const perSite = { shop: '{origin}/store{localePrefix}{pathname}' };
+    expect(previewUrl(page, 'en', sites, perSite, 'http://x.test')).toBe('http://x.test/store/about');
+    expect(previewUrl(page, 'de', sites, perSite, 'http://x.test')).toBe('http://x.test/store/de/ueber-uns');
+    expect(previewUrl(page, 'en', sites, { other: '{origin}{pathname}' }, 'http://x.test')).toBe(
+      'http://x.test/en/about',
+    );
+  });
+
   it('has no URL for what is not a page', () => {
     const fragment = { ...page, kind: 'fragment' } as typeof page;
     expect(previewUrl(fragment, 'en', sites, null, 'http://x.test')).toBeUndefined();

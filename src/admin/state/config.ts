@@ -1,3 +1,5 @@
+import type { PreviewOption } from '../../sites/preview-url.js';
+
 /** What the shell page tells the app (the JSON in `#quire-admin-config`). */
 export interface AdminConfig {
   /** Where the admin lives, e.g. `/__cms`. */
@@ -6,7 +8,7 @@ export interface AdminConfig {
   apiPrefix: string;
   mode: 'dev' | 'production';
   /** The `admin.preview` URL template, null for the built-in rule (see `previewUrl`). */
-  preview: string | null;
+  preview: PreviewOption;
 }
 
 export function readConfig(): AdminConfig {
