@@ -66,6 +66,7 @@ describe('the git panel in a real browser (astro dev, real git server)', () => {
       ['mobile', 390, 844],
     ] as const) {
       await tab.setViewportSize({ width, height });
+      await tab.evaluate(() => window.scrollTo(0, 0));
       await tab.waitForTimeout(200);
       await tab.screenshot({ path: path.join(SHOTS, `${name}-${suffix}.png`) });
       await checkA11y(tab, { label: `${name} at ${width} px` });

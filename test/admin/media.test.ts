@@ -90,6 +90,7 @@ describe('the media library in a real browser (astro dev)', () => {
       ['mobile', 390, 844],
     ] as const) {
       await page.setViewportSize({ width, height });
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.waitForTimeout(200);
       await page.screenshot({ path: path.join(SHOTS, `${name}-${suffix}.png`) });
       await checkA11y(page, { label: `${name} at ${width} px` });
@@ -162,6 +163,7 @@ describe('the media library in a real browser (astro dev)', () => {
     await notice.waitFor();
     await expect(notice.textContent()).resolves.toContain('127.0.0.1 is not a public address');
     await expect(notice.textContent()).resolves.toContain('refuses local and private addresses');
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
   });
 
   it('creates a folder, edits alt text and tags into the manifest, moves a file, and finds it by tag', async () => {
@@ -175,6 +177,7 @@ describe('the media library in a real browser (astro dev)', () => {
     await page.getByLabel('Tags').fill('colour, square');
     await page.getByRole('button', { name: 'Save details' }).click();
     await page.getByText('Saved.').waitFor();
+    await shoot('media-library');
     const manifest = JSON.parse(await readFile(path.join(assetsDir, '.quire-assets.json'), 'utf8'));
     expect(JSON.stringify(manifest)).toContain('A red square');
     expect(JSON.stringify(manifest)).toContain('square');
@@ -236,7 +239,6 @@ describe('the media library in a real browser (astro dev)', () => {
 
     await page.goto(`${server.url}${ADMIN}/media`);
     await page.locator('[data-asset="photo.jpg"] .tile__open').click();
-    await shoot('media-library');
     await page.getByRole('button', { name: 'Delete…' }).click();
     await page.getByText('Used by:').waitFor();
     const link = page.locator('.usage a');
