@@ -13,6 +13,8 @@ export interface ShellSettings {
   mode: 'dev' | 'production';
   /** The preview URL template (the `admin.preview` option), null for the built-in rule. */
   preview: PreviewOption;
+  /** Whether the content root is in a git repository. */
+  git: boolean;
 }
 
 const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

@@ -3,36 +3,22 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, apiCaller, json, shootBothSizes, visualPage } from '../support/admin-site.js';
 import { checkA11y, launchBrowser } from '../support/browser.js';
 import { gitCli } from '../support/git-cli.js';
 import { type GitServer, startGitServer } from '../support/git-server.js';
-import { REPO_ROOT } from '../support/paths.js';
 import { createSite, type RunningSite } from '../support/site.js';
 
 // The git panel against a real `git http-backend` on loopback: the site's content lives in a
 // repository in the OS temp folder whose origin is a bare repository behind that server.
 
 const TOKEN = 'panel-token-5678';
-const ADMIN = '/__cms';
-const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-const STAMPS = { created: '2026-01-01T00:00:00.000Z', modified: '2026-01-01T00:00:00.000Z' };
-const page = (pathname: string, title: string) =>
-  json({
-    type: 'visual',
-    pathname,
-    ...STAMPS,
-    meta: { title },
-    content: { visualData: { root: { props: {} }, content: [] } },
-  });
+const page = visualPage;
 const FILES: Record<string, string> = {
   'content/sites.json': json({ sites: { shop: { locales: ['en'], defaultLocale: 'en' } }, globalLocales: ['en'] }),
   'content/pages/shop/pages/home.en.json': page('/', 'Home'),
   'content/pages/shop/pages/about.en.json': page('/about', 'About'),
 };
-const SHOTS =
-  process.env.QUIRE_UPDATE_SCREENSHOTS === '1'
-    ? path.join(REPO_ROOT, 'docs', 'screenshots')
-    : path.join(REPO_ROOT, 'test', '.work', 'screenshots');
 
 describe('the git panel in a real browser (astro dev, real git server)', () => {
   let scratch: string;
@@ -45,34 +31,12 @@ describe('the git panel in a real browser (astro dev, real git server)', () => {
 
   const git = (...args: string[]) => gitCli(repo, args);
   const otherGit = (...args: string[]) => gitCli(other, args);
-  const api = async (method: string, route: string, body?: unknown) => {
-    const response = await fetch(`${server.url}/__cms/api${route}`, {
-      method,
-      headers: { origin: server.url, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
-    return JSON.parse(text);
-  };
+  const api = apiCaller(() => server.url);
   async function retitle(id: string, title: string) {
     const current = await api('GET', `/content/${id}/en`);
     await api('PUT', `/content/${id}?locale=en&etag=${current.localized.etag}`, { meta: { title } });
   }
-  async function shoot(name: string) {
-    await mkdir(SHOTS, { recursive: true });
-    for (const [suffix, width, height] of [
-      ['desktop', 1280, 900],
-      ['mobile', 390, 844],
-    ] as const) {
-      await tab.setViewportSize({ width, height });
-      await tab.evaluate(() => window.scrollTo(0, 0));
-      await tab.waitForTimeout(200);
-      await tab.screenshot({ path: path.join(SHOTS, `${name}-${suffix}.png`) });
-      await checkA11y(tab, { label: `${name} at ${width} px` });
-    }
-    await tab.setViewportSize({ width: 1280, height: 900 });
-  }
+  const shoot = (name: string) => shootBothSizes(tab, name);
 
   beforeAll(async () => {
     scratch = await mkdtemp(path.join(os.tmpdir(), 'quire-git-panel-'));

@@ -1,30 +1,17 @@
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, apiCaller, json, PAGES_CONTENT_CONFIG, shootBothSizes, visualPage } from '../support/admin-site.js';
 import { checkA11y, launchBrowser } from '../support/browser.js';
 import { ELF, JPEG_3x2, png } from '../support/images.js';
-import { REPO_ROOT } from '../support/paths.js';
 import { createSite, type RunningSite, type TestSite } from '../support/site.js';
 
-const ADMIN = '/__cms';
 const MAX_BYTES = 4096;
-const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-const STAMPS = { created: '2026-01-01T00:00:00.000Z', modified: '2026-01-01T00:00:00.000Z' };
 const CONTENT: Record<string, string> = {
   'sites.json': json({ sites: { shop: { locales: ['en'], defaultLocale: 'en' } }, globalLocales: ['en'] }),
-  'pages/shop/pages/about.en.json': json({
-    type: 'visual',
-    pathname: '/about',
-    ...STAMPS,
-    meta: { title: 'About' },
-    content: { visualData: { root: { props: {} }, content: [] } },
-  }),
+  'pages/shop/pages/about.en.json': visualPage('/about', 'About'),
 };
-const CONTENT_CONFIG = `import { defineCollection } from 'astro:content';
-import { quireLoader } from 'astro-quire/loader';
-export const collections = { pages: defineCollection({ loader: quireLoader({ kind: 'page', site: 'shop', includeDrafts: true }) }) };
-`;
 const PAGE = `---
 import { getCollection } from 'astro:content';
 export async function getStaticPaths() {
@@ -39,10 +26,6 @@ const og = entry.data.meta.ogImage;
 <html lang={entry.data.locale}><head><title>{String(entry.data.meta.title)}</title>{og && <meta property="og:image" content={String(og)} />}</head>
 <body><h1>{String(entry.data.meta.title)}</h1>{og && <img src={String(og)} alt="" />}</body></html>
 `;
-const SHOTS =
-  process.env.QUIRE_UPDATE_SCREENSHOTS === '1'
-    ? path.join(REPO_ROOT, 'docs', 'screenshots')
-    : path.join(REPO_ROOT, 'test', '.work', 'screenshots');
 
 interface DroppedFile {
   name: string;
@@ -57,16 +40,7 @@ describe('the media library in a real browser (astro dev)', () => {
   let page: Page;
   let assetsDir: string;
 
-  const api = async (method: string, route: string, body?: unknown) => {
-    const response = await fetch(`${server.url}/__cms/api${route}`, {
-      method,
-      headers: { origin: server.url, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
-    return JSON.parse(text);
-  };
+  const api = apiCaller(() => server.url);
   /** Drops the files on the element the way a file manager does: one `drop` event carrying a DataTransfer. */
   async function drop(selector: string, files: DroppedFile[]) {
     const transfer = await page.evaluateHandle(
@@ -83,20 +57,7 @@ describe('the media library in a real browser (astro dev)', () => {
     await page.dispatchEvent(selector, 'dragover', { dataTransfer: transfer });
     await page.dispatchEvent(selector, 'drop', { dataTransfer: transfer });
   }
-  async function shoot(name: string) {
-    await mkdir(SHOTS, { recursive: true });
-    for (const [suffix, width, height] of [
-      ['desktop', 1280, 900],
-      ['mobile', 390, 844],
-    ] as const) {
-      await page.setViewportSize({ width, height });
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await page.waitForTimeout(200);
-      await page.screenshot({ path: path.join(SHOTS, `${name}-${suffix}.png`) });
-      await checkA11y(page, { label: `${name} at ${width} px` });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
+  const shoot = (name: string) => shootBothSizes(page, name);
 
   beforeAll(async () => {
     site = await createSite({
@@ -104,7 +65,7 @@ describe('the media library in a real browser (astro dev)', () => {
       config: `{ requireIdentity: false, assets: { maxBytes: ${MAX_BYTES} } }`,
       content: CONTENT,
       contentDir: '../admin-media-content',
-      files: { 'src/content.config.ts': CONTENT_CONFIG, 'src/pages/[locale]/[...path].astro': PAGE },
+      files: { 'src/content.config.ts': PAGES_CONTENT_CONFIG, 'src/pages/[locale]/[...path].astro': PAGE },
     });
     assetsDir = path.join(site.contentRoot, 'assets');
     [server, browser] = await Promise.all([site.startDev({ CONTENT_PATH: site.contentRoot }), launchBrowser()]);

@@ -1,32 +1,18 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { previewUrl } from '../../src/sites/preview-url.js';
+import { ADMIN, json, PAGES_CONTENT_CONFIG, visualPage } from '../support/admin-site.js';
 import { checkA11y, launchBrowser } from '../support/browser.js';
 import { createSite, type RunningSite, type TestSite } from '../support/site.js';
 
 // The editor's live preview and the "Edit this page" dev toolbar app, on a real `astro dev`.
 
-const ADMIN = '/__cms';
-const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-const STAMPS = { created: '2026-01-01T00:00:00.000Z', modified: '2026-01-01T00:00:00.000Z' };
-const visual = (pathname: string, title: string, extra: Record<string, unknown> = {}) =>
-  json({
-    type: 'visual',
-    pathname,
-    ...STAMPS,
-    ...extra,
-    meta: { title },
-    content: { visualData: { root: { props: {} }, content: [] } },
-  });
+const visual = visualPage;
 const CONTENT: Record<string, string> = {
   'sites.json': json({ sites: { shop: { locales: ['en', 'de'], defaultLocale: 'en' } }, globalLocales: ['en', 'de'] }),
   'pages/shop/pages/about.en.json': visual('/about', 'About'),
   'pages/shop/pages/about.de.json': visual('/ueber-uns', 'Über uns', { publishAt: '2999-01-01T00:00:00.000Z' }),
 };
-const CONTENT_CONFIG = `import { defineCollection } from 'astro:content';
-import { quireLoader } from 'astro-quire/loader';
-export const collections = { pages: defineCollection({ loader: quireLoader({ kind: 'page', site: 'shop', includeDrafts: true }) }) };
-`;
 const PAGE = `---
 import { getCollection } from 'astro:content';
 export async function getStaticPaths() {
@@ -92,7 +78,7 @@ describe('live preview and "edit this page" in a real browser (astro dev)', () =
       content: CONTENT,
       contentDir: '../admin-preview-content',
       files: {
-        'src/content.config.ts': CONTENT_CONFIG,
+        'src/content.config.ts': PAGES_CONTENT_CONFIG,
         'src/pages/[locale]/[...path].astro': PAGE,
         'src/pages/plain.astro': PLAIN,
       },
@@ -109,6 +95,7 @@ describe('live preview and "edit this page" in a real browser (astro dev)', () =
 
   it('shows the page in the preview pane and reloads it after a save', async () => {
     await tab.goto(`${server.url}${ADMIN}/content/about/en`);
+    await tab.locator('details.preview > summary').click();
     const frame = tab.frameLocator('iframe[title="Preview of About (en)"]');
     await frame.getByRole('heading', { name: 'About' }).waitFor();
     await checkA11y(tab, { label: 'editor with preview', exclude: ['iframe'] });

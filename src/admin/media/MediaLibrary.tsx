@@ -84,17 +84,23 @@ function ImportUrl({ folder, onImported }: { folder: string; onImported(asset: A
   );
 }
 
-function Tile({
-  asset,
-  selected,
-  onOpen,
-  onPick,
-}: {
+/** One file as the grid and the list show it. */
+interface ShownAsset {
   asset: AssetEntry;
   selected: boolean;
   onOpen(): void;
   onPick?(): void;
-}) {
+}
+
+function ChooseButton({ asset, onPick }: { asset: AssetEntry; onPick(): void }) {
+  return (
+    <button type="button" class="button button--small button--primary" onClick={onPick}>
+      Choose<span class="visually-hidden"> {asset.filename}</span>
+    </button>
+  );
+}
+
+function Tile({ asset, selected, onOpen, onPick }: ShownAsset) {
   return (
     <li class={`tile${selected ? ' tile--selected' : ''}`} data-asset={asset.path}>
       <button type="button" class="tile__open" onClick={onOpen} aria-pressed={selected}>
@@ -102,26 +108,12 @@ function Tile({
         <span class="tile__name">{asset.filename}</span>
         <span class="visually-hidden">, {kindOf(asset.mimeType)}</span>
       </button>
-      {onPick && (
-        <button type="button" class="button button--small button--primary" onClick={onPick}>
-          Choose<span class="visually-hidden"> {asset.filename}</span>
-        </button>
-      )}
+      {onPick && <ChooseButton asset={asset} onPick={onPick} />}
     </li>
   );
 }
 
-function Row({
-  asset,
-  selected,
-  onOpen,
-  onPick,
-}: {
-  asset: AssetEntry;
-  selected: boolean;
-  onOpen(): void;
-  onPick?(): void;
-}) {
+function Row({ asset, selected, onOpen, onPick }: ShownAsset) {
   return (
     <tr data-asset={asset.path} class={selected ? 'media-table__selected' : undefined}>
       <td>
@@ -137,9 +129,7 @@ function Row({
       <td>{(asset.tags ?? []).join(', ')}</td>
       {onPick && (
         <td>
-          <button type="button" class="button button--small button--primary" onClick={onPick}>
-            Choose<span class="visually-hidden"> {asset.filename}</span>
-          </button>
+          <ChooseButton asset={asset} onPick={onPick} />
         </td>
       )}
     </tr>

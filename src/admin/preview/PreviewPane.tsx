@@ -1,8 +1,11 @@
 import './preview.css';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ContentEntry } from '../../client/index.js';
 import { previewUrl } from '../../sites/preview-url.js';
 import { config, sites } from '../state/session.js';
+
+/** Whether the pane is open, kept across items: a closed pane loads nothing. */
+const OPEN_KEY = 'quire:preview-open';
 
 /** The site's content layer picks a saved file up a moment after the save answers: one more reload then. */
 const SETTLE_MS = 1500;
@@ -14,9 +17,13 @@ interface Props {
   version: string;
 }
 
-/** The real page on the running site, in a frame, reloaded after each save; nothing for what has no page. */
+/**
+ * The real page on the running site, in a frame, reloaded after each save; nothing for what has
+ * no page. Closed until the editor opens it (then it stays open), since each load renders a page.
+ */
 export function PreviewPane({ entry, locale, version }: Props) {
   const frame = useRef<HTMLIFrameElement>(null);
+  const [open, setOpen] = useState(localStorage.getItem(OPEN_KEY) === '1');
   const url = previewUrl(entry, locale, sites.value, config.preview, location.origin);
   const title = String(entry.locales[locale]?.meta.title ?? entry.id);
 
@@ -34,7 +41,15 @@ export function PreviewPane({ entry, locale, version }: Props) {
 
   if (!url) return null;
   return (
-    <details class="preview" open>
+    <details
+      class="preview"
+      open={open}
+      onToggle={(event) => {
+        const now = event.currentTarget.open;
+        setOpen(now);
+        localStorage.setItem(OPEN_KEY, now ? '1' : '0');
+      }}
+    >
       <summary>
         Preview <span class="muted">of {url}</span>
       </summary>
@@ -44,7 +59,7 @@ export function PreviewPane({ entry, locale, version }: Props) {
           Open in a new tab
         </a>
       </p>
-      <iframe ref={frame} class="preview__frame" title={`Preview of ${title} (${locale})`} src={url} />
+      {open && <iframe ref={frame} class="preview__frame" title={`Preview of ${title} (${locale})`} src={url} />}
     </details>
   );
 }

@@ -9,6 +9,8 @@ export interface AdminConfig {
   mode: 'dev' | 'production';
   /** The `admin.preview` URL template, null for the built-in rule (see `previewUrl`). */
   preview: PreviewOption;
+  /** Whether the content root was in a git repository when the page loaded (the badge asks git only then). */
+  git: boolean;
 }
 
 export function readConfig(): AdminConfig {
@@ -19,5 +21,6 @@ export function readConfig(): AdminConfig {
     apiPrefix: given.apiPrefix ?? '/__cms/api',
     mode: given.mode === 'production' ? 'production' : 'dev',
     preview: given.preview ?? null,
+    git: given.git ?? true,
   };
 }
