@@ -153,6 +153,10 @@ describe('admin turned off, or moved, in astro dev', () => {
       expect(res.status).toBe(404);
       expect(body).not.toContain('quire-admin-config');
       expect((await fetch(`${server.url}/__cms/api/sites`)).status).toBe(200);
+      // No "edit this page" app in the dev toolbar either: it opens an admin that is not there.
+      const toolbarApps = await (await fetch(`${server.url}/@id/astro:toolbar:internal`)).text();
+      expect(toolbarApps).toContain('loadDevToolbarApps');
+      expect(toolbarApps).not.toContain('"astro-quire"');
     } finally {
       await server.stop();
     }

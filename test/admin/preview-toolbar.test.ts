@@ -109,6 +109,11 @@ describe('live preview and "edit this page" in a real browser (astro dev)', () =
       .waitFor({ timeout: 15_000 });
   });
 
+  it('adds its app to the dev toolbar when the admin is on', async () => {
+    const toolbarApps = await (await fetch(`${server.url}/@id/astro:toolbar:internal`)).text();
+    expect(toolbarApps).toContain('"astro-quire"');
+  });
+
   async function openToolbarApp(path: string) {
     await tab.goto(`${server.url}${path}`);
     const button = tab.locator('astro-dev-toolbar button[data-app-id="astro-quire"]');
