@@ -1,6 +1,7 @@
 import path from 'node:path';
 import * as v from 'valibot';
 import { DEFAULT_DERIVED_CACHE_BYTES } from '../content/derived-cache.js';
+import type { PreviewOption } from '../sites/preview-url.js';
 import { type AuthOption, type UserOptions, UserOptionsSchema } from './schema.js';
 
 export const DEFAULT_ALLOWED_TYPES = [
@@ -31,7 +32,7 @@ export interface ResolvedOptions {
   allowedOrigins: string[];
   dev: { allowNetworkWrites: boolean };
   /** Where the admin is served, or null when it is off. */
-  admin: { path: string } | null;
+  admin: { path: string; preview: PreviewOption } | null;
   mode: 'dev' | 'production';
 }
 
@@ -56,7 +57,7 @@ function resolveAdmin(
         `choose an admin path outside it (the API may sit below the admin, but not at ${adminPath}/assets).`,
     );
   }
-  return { path: adminPath };
+  return { path: adminPath, preview: (typeof option === 'object' ? option.preview : undefined) ?? null };
 }
 
 /** Validates user options; the thrown message names each bad option and what is allowed. */

@@ -16,11 +16,18 @@ import { idBase, uniqueId } from './ids.js';
 import { type IdClash, ItemIndex } from './item-index.js';
 import { applyLocaleUpdate, type DateInput, type LocaleUpdate, mergeMeta } from './locale-update.js';
 import { findNamed } from './names.js';
-import { localeFilePath } from './paths.js';
+import { localeFilePath, parseContentPath } from './paths.js';
 import { type ContentProblem, computeProblems } from './problems.js';
 import { createIndexSync, storedLocale } from './sync.js';
 import type { ContentData, ContentType, Item, ItemHome, Kind, LocaleFile, Meta } from './types.js';
 import { currentEtag, entryOf, isStale, localizedEntryOf } from './views.js';
+
+/** What a content file is, for naming it to an editor (the git panel). */
+export interface ContentFileSubject extends ItemHome {
+  id: string;
+  locale: string;
+  title?: string;
+}
 
 export interface CreateInput {
   kind: Kind;
@@ -612,6 +619,27 @@ export function createContentStore(options: StoreOptions) {
       return index
         .clashes()
         .map(({ id, served, ignored }) => ({ id, served: served.map(relative), ignored: ignored.map(relative) }));
+    },
+
+    /**
+     * The item and locale a file (its path relative to the content root, `/`-separated) belongs
+     * to, with the locale's title when it is stored (a deleted file has none); undefined for
+     * anything that is not a content file.
+     */
+    async describeFile(relative: string): Promise<ContentFileSubject | undefined> {
+      const parsed = parseContentPath(relative.split('/').join(path.sep));
+      if (!parsed) return undefined;
+      await sync.fresh();
+      const { id, locale, kind, site, collection } = parsed;
+      const title = index.get(id)?.locales.get(locale)?.file.meta.title;
+      return {
+        id,
+        kind,
+        ...(site !== undefined && { site }),
+        collection,
+        locale,
+        ...(typeof title === 'string' && { title }),
+      };
     },
 
     /** Runs a write that is not a content write (an upload) so that git tasks wait for it too. */

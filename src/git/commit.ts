@@ -34,8 +34,8 @@ export async function commitScope(
   const now = options.now ?? new Date();
   const files = await changedFilesOffThread(repo);
   const paths = files.map((file) => file.path);
-  const present = files.filter((file) => !file.deleted).map((file) => file.path);
-  const deleted = files.filter((file) => file.deleted).map((file) => file.path);
+  const present = files.filter((file) => file.change !== 'deleted').map((file) => file.path);
+  const deleted = files.filter((file) => file.change === 'deleted').map((file) => file.path);
   if (present.length > 0) await git.add({ ...at(repo), filepath: present });
   for (const filepath of deleted) await git.remove({ ...at(repo), filepath });
 
