@@ -1,6 +1,8 @@
 import { ContentBrowser } from '../content/ContentBrowser.js';
 import { CreateScreen } from '../create/CreateScreen.js';
 import { EditorScreen } from '../editor/EditorScreen.js';
+import { GitScreen } from '../git/GitScreen.js';
+import { MediaScreen } from '../media/MediaScreen.js';
 import { href, route } from '../state/router.js';
 import { sites, startError } from '../state/session.js';
 import { ErrorNotice } from '../ui/ErrorNotice.js';
@@ -23,6 +25,10 @@ function Screen() {
       return <EditorScreen key={`${current.id}/${current.locale}`} id={current.id} locale={current.locale} />;
     case 'new':
       return <CreateScreen />;
+    case 'media':
+      return <MediaScreen folder={current.folder} />;
+    case 'git':
+      return <GitScreen />;
     default:
       return (
         <section class="screen">
