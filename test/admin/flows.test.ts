@@ -2,6 +2,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
+import { SHOTS } from '../support/admin-site.js';
 import { launchBrowser } from '../support/browser.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { createSite, type RunningSite, type TestSite } from '../support/site.js';
@@ -36,12 +37,6 @@ const { Content } = await render(entry);
 <html lang={entry.data.locale}><head><title>{String(entry.data.meta.title)}</title></head>
 <body><h1>{String(entry.data.meta.title)}</h1><article><Content /></article></body></html>
 `;
-
-/** QUIRE_UPDATE_SCREENSHOTS=1 refreshes the committed ones in docs/screenshots; otherwise they go to the scratch folder. */
-const SHOTS =
-  process.env.QUIRE_UPDATE_SCREENSHOTS === '1'
-    ? path.join(REPO_ROOT, 'docs', 'screenshots')
-    : path.join(REPO_ROOT, 'test', '.work', 'screenshots');
 
 describe('the admin in a real browser (astro dev)', () => {
   let site: TestSite;

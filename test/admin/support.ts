@@ -2,13 +2,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { ADMIN, apiCaller, json, STAMPS } from '../support/admin-site.js';
 import { checkA11y } from '../support/browser.js';
 
-/** Where the integration mounts the admin by default. */
-export const ADMIN = '/__cms';
-
-const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-const STAMPS = { created: '2026-01-01T00:00:00.000Z', modified: '2026-01-01T00:00:00.000Z' };
 /** One site in two locales with a visual home page, and one data entry. */
 export const CONTENT: Record<string, string> = {
   'sites.json': json({ sites: { shop: { locales: ['en', 'de'], defaultLocale: 'en' } }, globalLocales: ['en', 'de'] }),
@@ -33,16 +29,7 @@ export const HOME_FILE = 'pages/shop/pages/home.en.json';
 
 /** The API and the admin of one running site, as a browser there reaches them (`headers`: what a gateway adds). */
 export function adminDriver(origin: () => string, headers: () => Record<string, string> = () => ({})) {
-  const api = async (method: string, route: string, body?: unknown) => {
-    const response = await fetch(`${origin()}${ADMIN}/api${route}`, {
-      method,
-      headers: { ...headers(), origin: origin(), 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
-    return JSON.parse(text);
-  };
+  const api = apiCaller(origin, headers);
   const open = async (target: Page, route: string) => {
     await target.goto(`${origin()}${ADMIN}${route}`);
   };

@@ -33,12 +33,15 @@ import { quireLoader } from 'astro-quire/loader';
 export const collections = { pages: defineCollection({ loader: quireLoader({ kind: 'page', site: 'shop', includeDrafts: true }) }) };
 `;
 
-/** A JSON client for the site's API, sending Origin as a browser would; throws on an error answer. */
-export function apiCaller(siteUrl: () => string) {
+/**
+ * A JSON client for the site's API, sending Origin as a browser would (and `headers`, e.g. what a
+ * gateway adds); throws on an error answer.
+ */
+export function apiCaller(siteUrl: () => string, headers: () => Record<string, string> = () => ({})) {
   return async (method: string, route: string, body?: unknown) => {
     const response = await fetch(`${siteUrl()}/__cms/api${route}`, {
       method,
-      headers: { origin: siteUrl(), 'content-type': 'application/json' },
+      headers: { ...headers(), origin: siteUrl(), 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
