@@ -95,13 +95,19 @@ export function EditorScreen({ id, locale }: { id: string; locale: string }) {
     void refresh({ restore: true });
   }, []);
 
-  // The draft goes to the browser's storage shortly after each change, and away once saved.
+  // The draft goes to the browser's storage shortly after each change, and away at once when
+  // nothing is unsaved: a write still pending from the last keystroke before a save must not
+  // outlive it (the tab may be left before a delayed clean-up would run).
   useEffect(() => {
     if (!base || !draft) return;
-    const timer = setTimeout(() => {
-      if (sameFields(base.fields, draft)) clearDraft(id, locale);
-      else writeDraft(id, locale, { base: base.fields, etag: base.etag, draft });
-    }, DRAFT_DELAY_MS);
+    if (sameFields(base.fields, draft)) {
+      clearDraft(id, locale);
+      return;
+    }
+    const timer = setTimeout(
+      () => writeDraft(id, locale, { base: base.fields, etag: base.etag, draft }),
+      DRAFT_DELAY_MS,
+    );
     return () => clearTimeout(timer);
   }, [base, draft]);
 
