@@ -18,9 +18,10 @@ import { applyLocaleUpdate, type DateInput, type LocaleUpdate, mergeMeta } from 
 import { findNamed } from './names.js';
 import { localeFilePath } from './paths.js';
 import { type ContentProblem, computeProblems } from './problems.js';
+import { createSourceCache } from './source-cache.js';
 import { createIndexSync, storedLocale } from './sync.js';
 import type { ContentData, ContentType, Item, ItemHome, Kind, LocaleFile, Meta } from './types.js';
-import { currentEtag, entryOf, isStale, localizedEntryOf } from './views.js';
+import { currentEtag, effectiveContent, entryOf, hasSourceChanged, isStale, localizedEntryOf } from './views.js';
 
 export interface CreateInput {
   kind: Kind;
@@ -83,6 +84,7 @@ export function createContentStore(options: StoreOptions) {
   const withItemLock = <T>(id: string, task: () => Promise<T>) => itemLocks.run(id, task);
   const gate = new WriteGate();
   const { feed } = options;
+  const sourceCache = createSourceCache(root);
   let catchUp: NodeJS.Timeout | undefined;
   const sync = createIndexSync(root, index, {
     excluded: options.excluded,
@@ -285,10 +287,11 @@ export function createContentStore(options: StoreOptions) {
       .filter((item) => matchesFilters(item, filters, config ? expectedLocales(item, config) : [], now));
   }
 
-  function staleItems(locale: string, kind?: Kind): Item[] {
+  function staleItems(locale: string, kind?: Kind, customized = false): Item[] {
     return index.sorted().filter((item) => {
       const stored = item.locales.get(locale);
-      return (!kind || item.kind === kind) && stored !== undefined && isStale(item, stored);
+      if ((kind && item.kind !== kind) || stored === undefined) return false;
+      return isStale(item, stored) || (customized && hasSourceChanged(item, stored));
     });
   }
 
@@ -376,6 +379,9 @@ export function createContentStore(options: StoreOptions) {
         by,
       });
       checkMetaSize(file.meta, locale);
+      // A default locale's content about to be replaced may be what a translation was reviewed against.
+      if (locale === defaultLocale && previous?.file.content && contentEtagOf(file.content) !== previous.contentEtag)
+        await sourceCache.put(previous.contentEtag, { meta: previous.file.meta, content: previous.file.content });
       const renames = file.pathname !== previous?.file.pathname || file.name !== previous?.file.name;
       const write = async () => {
         if (item.kind === 'page' && file.pathname !== previous?.file.pathname)
@@ -477,8 +483,9 @@ export function createContentStore(options: StoreOptions) {
     listJson: (filters: ListFilters) => selectionJson(`list:${canonicalJson(filters)}`, () => filterItems(filters)),
 
     /** `{ items, total }` of the items whose `locale` is stale, as JSON, cached per query. */
-    needsReviewJson: (locale: string, kind?: Kind) =>
-      selectionJson(`needs-review:${locale}:${kind ?? ''}`, () => staleItems(locale, kind)),
+    /** With `customized`, the customized locales whose source changed since count too. */
+    needsReviewJson: (locale: string, kind?: Kind, customized = false) =>
+      selectionJson(`needs-review:${locale}:${kind ?? ''}:${customized}`, () => staleItems(locale, kind, customized)),
 
     selectionJson,
 
@@ -486,6 +493,43 @@ export function createContentStore(options: StoreOptions) {
       await sync.fresh();
       return entryOf(requireItem(id), true);
     },
+
+    /**
+     * What reviewing a translation compares: the content etag it was last reviewed (or customized)
+     * at, its default locale's content now, and the translation itself. A locale that does not
+     * inherit (the default locale among them) has nothing to review.
+     */
+    async reviewBasis(id: string, locale: string) {
+      await sync.fresh();
+      const item = requireItem(id);
+      const stored = requireLocale(item, locale);
+      const inheritance = stored.file.inheritance;
+      if (!inheritance) {
+        throw new QuireError(
+          'INVALID_REQUEST',
+          `Locale ${locale} of "${id}" does not inherit from another locale, so there is nothing to review.`,
+          { id, locale, state: null },
+        );
+      }
+      const source = requireLocale(item, inheritance.from);
+      return {
+        item: { id: item.id, kind: item.kind, type: item.type, collection: item.collection, site: item.site },
+        inheritance,
+        stale: isStale(item, stored),
+        sourceChanged: hasSourceChanged(item, stored),
+        translation: { etag: currentEtag(item, stored), meta: stored.file.meta, ...effectiveContent(item, stored) },
+        source: {
+          path: source.path,
+          extension: path.extname(source.path).slice(1) as 'json' | 'mdx',
+          meta: source.file.meta,
+          content: source.file.content ?? {},
+          contentEtag: source.contentEtag,
+        },
+      };
+    },
+
+    /** A replaced default-locale version kept by content etag (see `createSourceCache`). */
+    cachedSource: (contentEtag: string) => sourceCache.get(contentEtag),
 
     async getLocale(id: string, locale: string) {
       await sync.fresh();

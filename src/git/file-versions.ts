@@ -1,0 +1,125 @@
+import git from 'isomorphic-git';
+import { at, type GitRepo } from './repository.js';
+
+/** One version of a file in history: its blob, and the oldest commit of the run of commits that hold it. */
+export interface FileVersion {
+  blob: string;
+  commit: string;
+  /** Committer time, ISO 8601. */
+  date: string;
+  /** Repository-relative POSIX path the file had at that commit (it may have moved since). */
+  filepath: string;
+}
+
+interface TreeEntry {
+  oid: string;
+  type: string;
+}
+
+/** How many commits from HEAD a walk reads at most: history beyond is not searched. */
+export const MAX_COMMITS_WALKED = 5000;
+
+/** How deep below the content root a moved file is looked for (`pages/<site>/<collection>/<file>`). */
+const MOVE_SEARCH_DEPTH = 4;
+
+/**
+ * Reads the versions of one file newest first by walking HEAD's history (date order, every
+ * parent) and comparing the file's blob at each commit, so a commit that touched the file starts
+ * a new version. Where the file is absent at its path, it is looked for by name in the rest of the
+ * content folder at that commit (a moved item keeps its file name); where it is nowhere, the item
+ * did not exist yet (or was deleted and re-created) and the walk ends, so it never searches the
+ * whole history of a large repository. Trees are read once per oid and shared between walks.
+ */
+export function createFileHistory() {
+  const trees = new Map<string, Map<string, TreeEntry>>();
+  const found = new Map<string, string | null>();
+  const MAX_TREES = 100_000;
+
+  async function entriesOf(repo: GitRepo, oid: string): Promise<Map<string, TreeEntry>> {
+    let entries = trees.get(oid);
+    if (!entries) {
+      if (trees.size >= MAX_TREES) trees.clear();
+      const { tree } = await git.readTree({ ...at(repo), oid });
+      entries = new Map(tree.map((entry) => [entry.path, { oid: entry.oid, type: entry.type }]));
+      trees.set(oid, entries);
+    }
+    return entries;
+  }
+
+  async function entryAt(repo: GitRepo, root: string, filepath: string): Promise<TreeEntry | null> {
+    let entry: TreeEntry | undefined = { oid: root, type: 'tree' };
+    for (const name of filepath.split('/')) {
+      if (entry.type !== 'tree') return null;
+      entry = (await entriesOf(repo, entry.oid)).get(name);
+      if (!entry) return null;
+    }
+    return entry;
+  }
+
+  /** The path of a blob named `name` below `folder` at this tree, breadth first (the first found wins). */
+  async function search(repo: GitRepo, root: string, folder: string, name: string): Promise<string | null> {
+    const key = `${root}\0${folder}\0${name}`;
+    if (found.has(key)) return found.get(key)!;
+    if (found.size >= MAX_TREES) found.clear();
+    const start = folder === '.' ? { oid: root, type: 'tree' } : await entryAt(repo, root, folder);
+    let level: Array<{ path: string; oid: string }> = start?.type === 'tree' ? [{ path: '', oid: start.oid }] : [];
+    let result: string | null = null;
+    for (let depth = 0; depth < MOVE_SEARCH_DEPTH && level.length > 0 && result === null; depth++) {
+      const next: Array<{ path: string; oid: string }> = [];
+      for (const tree of level) {
+        for (const [entryName, entry] of await entriesOf(repo, tree.oid)) {
+          const entryPath = tree.path ? `${tree.path}/${entryName}` : entryName;
+          if (entry.type === 'blob' && entryName === name) result ??= entryPath;
+          else if (entry.type === 'tree' && !entryName.startsWith('.')) next.push({ path: entryPath, oid: entry.oid });
+        }
+      }
+      level = next;
+    }
+    if (result !== null && folder !== '.') result = `${folder}/${result}`;
+    found.set(key, result);
+    return result;
+  }
+
+  return {
+    /**
+     * The versions of `filepath` (repository-relative) reachable from HEAD, newest first, within
+     * `MAX_COMMITS_WALKED` commits. `folder` bounds where a moved file is looked for. An unborn
+     * HEAD or a shallow boundary ends the walk; other errors are the caller's.
+     */
+    async versions(repo: GitRepo, head: string, filepath: string, folder: string): Promise<FileVersion[]> {
+      let commits: Awaited<ReturnType<typeof git.log>>;
+      try {
+        commits = await git.log({ ...at(repo), ref: head, depth: MAX_COMMITS_WALKED });
+      } catch (error) {
+        if ((error as { code?: string }).code === 'NotFoundError') return [];
+        throw error;
+      }
+      const name = filepath.slice(filepath.lastIndexOf('/') + 1);
+      const versions: FileVersion[] = [];
+      let current = filepath;
+      for (const { oid, commit } of commits) {
+        let entry = await entryAt(repo, commit.tree, current);
+        if (entry?.type !== 'blob') {
+          const moved = await search(repo, commit.tree, folder, name);
+          if (moved) {
+            current = moved;
+            entry = await entryAt(repo, commit.tree, current);
+          }
+        }
+        if (entry?.type !== 'blob') break;
+        const date = new Date(commit.committer.timestamp * 1000).toISOString();
+        const last = versions.at(-1);
+        if (last?.blob === entry.oid) Object.assign(last, { commit: oid, date, filepath: current });
+        else versions.push({ blob: entry.oid, commit: oid, date, filepath: current });
+      }
+      return versions;
+    },
+
+    /** The file's bytes at a version. */
+    async read(repo: GitRepo, blob: string): Promise<Uint8Array> {
+      return (await git.readBlob({ ...at(repo), oid: blob })).blob;
+    },
+  };
+}
+
+export type FileHistory = ReturnType<typeof createFileHistory>;
