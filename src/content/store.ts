@@ -403,7 +403,9 @@ export function createContentStore(options: StoreOptions) {
       checkEtag(item, locale, etag);
       const state = stored.file.inheritance?.state;
       const wanted = kind === 'revert-to-inherited' ? 'customized' : 'inherited';
-      if (locale === defaultLocale || state !== wanted) {
+      // A customized locale that fell behind its source is settled by marking it reviewed too.
+      const settlesFallenBehind = kind === 'mark-reviewed' && hasSourceChanged(item, stored);
+      if (locale === defaultLocale || (state !== wanted && !settlesFallenBehind)) {
         throw new QuireError(
           'INVALID_REQUEST',
           `${kind} applies to a ${wanted} locale; ${locale} of "${id}" is ${locale === defaultLocale ? 'the default locale' : (state ?? 'not inheriting')}.`,

@@ -453,7 +453,10 @@ export const API = {
       response: ok(SuccessSchema, 'Deleted.'),
       errors: WRITE_ERRORS,
     }),
-    markReviewed: transition('/content/:id/mark-reviewed', 'Mark an inherited locale reviewed'),
+    markReviewed: transition(
+      '/content/:id/mark-reviewed',
+      'Mark an inherited locale (or a customized one whose source changed since) reviewed',
+    ),
     breakInheritance: transition(
       '/content/:id/break-inheritance',
       'Give an inherited locale its own copy of the content',

@@ -1,6 +1,7 @@
 import { ContentBrowser } from '../content/ContentBrowser.js';
 import { CreateScreen } from '../create/CreateScreen.js';
 import { EditorScreen } from '../editor/EditorScreen.js';
+import { ReviewScreen } from '../review/ReviewScreen.js';
 import { href, route } from '../state/router.js';
 import { sites, startError } from '../state/session.js';
 import { ErrorNotice } from '../ui/ErrorNotice.js';
@@ -23,6 +24,8 @@ function Screen() {
       return <EditorScreen key={`${current.id}/${current.locale}`} id={current.id} locale={current.locale} />;
     case 'new':
       return <CreateScreen />;
+    case 'review':
+      return <ReviewScreen query={current.query} />;
     default:
       return (
         <section class="screen">

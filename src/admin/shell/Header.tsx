@@ -55,6 +55,9 @@ export function Header() {
         <a href={href('/new')} aria-current={screen === 'new' ? 'page' : undefined}>
           New
         </a>
+        <a href={href('/review')} aria-current={screen === 'review' ? 'page' : undefined}>
+          Review
+        </a>
         <a href="/">View site</a>
       </nav>
       <div class="header__pickers">

@@ -6,6 +6,7 @@ export type Route =
   | { screen: 'content'; query: URLSearchParams }
   | { screen: 'editor'; id: string; locale: string }
   | { screen: 'new'; query: URLSearchParams }
+  | { screen: 'review'; query: URLSearchParams }
   | { screen: 'not-found'; path: string };
 
 function parse(url: URL): Route {
@@ -16,6 +17,7 @@ function parse(url: URL): Route {
     return { screen: 'content', query: url.searchParams };
   if (parts[0] === 'content' && parts.length === 3) return { screen: 'editor', id: parts[1]!, locale: parts[2]! };
   if (parts[0] === 'new' && parts.length === 1) return { screen: 'new', query: url.searchParams };
+  if (parts[0] === 'review' && parts.length === 1) return { screen: 'review', query: url.searchParams };
   return { screen: 'not-found', path: url.pathname };
 }
 
