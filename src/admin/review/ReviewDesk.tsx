@@ -72,7 +72,7 @@ function BulkReport({ outcomes }: { outcomes: BulkOutcome[] }) {
   );
 }
 
-function Detail({ review, onDone }: { review: Review; onDone(): void }) {
+function Detail({ review, title, onDone }: { review: Review; title: string; onDone(): void }) {
   const { busy, error, run, dismiss } = useAction();
   const { id, locale, state } = review;
   const act = (task: () => Promise<unknown>) =>
@@ -82,7 +82,8 @@ function Detail({ review, onDone }: { review: Review; onDone(): void }) {
     });
   return (
     <section class="review__detail" aria-labelledby="review-title">
-      <h2 id="review-title">{id}</h2>
+      <h2 id="review-title">{title}</h2>
+      <p class="review__address">{id}</p>
       <p class="review__summary">
         {locale} {state === 'inherited' ? 'inherits' : 'was customized from'} {review.from}.{' '}
         {review.reviewed
@@ -153,7 +154,8 @@ export function ReviewDesk({ query }: { query: URLSearchParams }) {
   const [loadError, setLoadError] = useState<unknown>(undefined);
   const [refresh, setRefresh] = useState(0);
   const [review, setReview] = useState<Review | undefined>(undefined);
-  const [checked, setChecked] = useState<Set<string>>(new Set());
+  // Each selected translation keeps the etag it had when it was picked: a change after that is reported, not overwritten.
+  const [checked, setChecked] = useState<Map<string, QueueEntry>>(new Map());
   const [outcomes, setOutcomes] = useState<BulkOutcome[] | undefined>(undefined);
   const bulk = useAction();
   const changes = changeCount.value;
@@ -207,18 +209,17 @@ export function ReviewDesk({ query }: { query: URLSearchParams }) {
     return () => document.removeEventListener('keydown', onKey);
   });
 
-  const toggle = (id: string) => {
-    const next = new Set(checked);
-    if (next.has(id)) next.delete(id);
-    else next.add(id);
+  const toggle = (entry: QueueEntry) => {
+    const next = new Map(checked);
+    if (next.has(entry.id)) next.delete(entry.id);
+    else next.set(entry.id, entry);
     setChecked(next);
   };
 
   const markChecked = () =>
     bulk.run(async () => {
-      const chosen = queue.filter((entry) => checked.has(entry.id));
-      setOutcomes(await markAllReviewed(chosen, ownWrite));
-      setChecked(new Set());
+      setOutcomes(await markAllReviewed([...checked.values()], ownWrite));
+      setChecked(new Map());
       setRefresh((count) => count + 1);
     });
 
@@ -262,7 +263,7 @@ export function ReviewDesk({ query }: { query: URLSearchParams }) {
                   type="checkbox"
                   id={`pick-${entry.id}`}
                   checked={checked.has(entry.id)}
-                  onChange={() => toggle(entry.id)}
+                  onChange={() => toggle(entry)}
                   aria-label={`Select ${entry.title}`}
                 />
                 <a
@@ -279,7 +280,7 @@ export function ReviewDesk({ query }: { query: URLSearchParams }) {
           {queue.length === 0 && queues.size > 0 && <p>Nothing to review in {locale}.</p>}
         </div>
         {review && selected && review.id === selected.id && review.locale === locale && (
-          <Detail review={review} onDone={() => setRefresh((count) => count + 1)} />
+          <Detail review={review} title={selected.title} onDone={() => setRefresh((count) => count + 1)} />
         )}
       </div>
     </section>
