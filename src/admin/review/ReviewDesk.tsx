@@ -6,6 +6,7 @@ import { editorHref, href, navigate } from '../state/router.js';
 import { client, localeCode, siteLocales, siteName } from '../state/session.js';
 import { describeError, ErrorNotice } from '../ui/ErrorNotice.js';
 import { useAction } from '../ui/use-action.js';
+import { CoverageGrid } from './CoverageGrid.js';
 import { DiffView } from './DiffView.js';
 import { type BulkOutcome, loadQueue, markAllReviewed, type QueueEntry } from './queue.js';
 
@@ -231,58 +232,71 @@ export function ReviewDesk({ query }: { query: URLSearchParams }) {
       </section>
     );
 
+  const coverage = query.get('view') === 'coverage';
   return (
     <section class="screen review">
       <h1>Translation review</h1>
       <Counts counts={queues} locale={locale} site={site} />
+      <nav class="review__views" aria-label="Views">
+        <a href={href('/review', { locale })} aria-current={coverage ? undefined : 'page'}>
+          Queue
+        </a>
+        <a href={href('/review', { view: 'coverage' })} aria-current={coverage ? 'page' : undefined}>
+          Coverage
+        </a>
+      </nav>
       {loadError !== undefined && <ErrorNotice error={loadError} title="The review queue could not load" />}
-      <div class="review__layout">
-        <div class="review__queue">
-          <h2 id="queue-title">
-            {locale}: {queue.length} to review
-          </h2>
-          <p class="review__hint">
-            Keys: <kbd>n</kbd> next, <kbd>p</kbd> previous.
-          </p>
-          {queue.length > 0 && (
-            <div class="actions">
-              <button type="button" class="button" disabled={bulk.busy || checked.size === 0} onClick={markChecked}>
-                Mark {checked.size} selected reviewed
-              </button>
-              <button type="button" class="button button--quiet" onClick={() => step(1)}>
-                Next
-              </button>
-            </div>
+      {coverage ? (
+        <CoverageGrid query={query} />
+      ) : (
+        <div class="review__layout">
+          <div class="review__queue">
+            <h2 id="queue-title">
+              {locale}: {queue.length} to review
+            </h2>
+            <p class="review__hint">
+              Keys: <kbd>n</kbd> next, <kbd>p</kbd> previous.
+            </p>
+            {queue.length > 0 && (
+              <div class="actions">
+                <button type="button" class="button" disabled={bulk.busy || checked.size === 0} onClick={markChecked}>
+                  Mark {checked.size} selected reviewed
+                </button>
+                <button type="button" class="button button--quiet" onClick={() => step(1)}>
+                  Next
+                </button>
+              </div>
+            )}
+            {outcomes && <BulkReport outcomes={outcomes} />}
+            {bulk.error !== undefined && <ErrorNotice error={bulk.error} onDismiss={bulk.dismiss} />}
+            <ul class="review__items" aria-labelledby="queue-title">
+              {queue.map((entry) => (
+                <li key={entry.id} class={entry === selected ? 'review__item review__item--selected' : 'review__item'}>
+                  <input
+                    type="checkbox"
+                    id={`pick-${entry.id}`}
+                    checked={checked.has(entry.id)}
+                    onChange={() => toggle(entry)}
+                    aria-label={`Select ${entry.title}`}
+                  />
+                  <a
+                    href={href('/review', { locale, item: entry.id })}
+                    aria-current={entry === selected ? 'true' : undefined}
+                  >
+                    {entry.title}
+                  </a>
+                  <span class={`badge review__reason--${entry.reason}`}>{REASON_WORDS[entry.reason]}</span>
+                  <span class="review__address">{entry.address}</span>
+                </li>
+              ))}
+            </ul>
+            {queue.length === 0 && queues.size > 0 && <p>Nothing to review in {locale}.</p>}
+          </div>
+          {review && selected && review.id === selected.id && review.locale === locale && (
+            <Detail review={review} title={selected.title} onDone={() => setRefresh((count) => count + 1)} />
           )}
-          {outcomes && <BulkReport outcomes={outcomes} />}
-          {bulk.error !== undefined && <ErrorNotice error={bulk.error} onDismiss={bulk.dismiss} />}
-          <ul class="review__items" aria-labelledby="queue-title">
-            {queue.map((entry) => (
-              <li key={entry.id} class={entry === selected ? 'review__item review__item--selected' : 'review__item'}>
-                <input
-                  type="checkbox"
-                  id={`pick-${entry.id}`}
-                  checked={checked.has(entry.id)}
-                  onChange={() => toggle(entry)}
-                  aria-label={`Select ${entry.title}`}
-                />
-                <a
-                  href={href('/review', { locale, item: entry.id })}
-                  aria-current={entry === selected ? 'true' : undefined}
-                >
-                  {entry.title}
-                </a>
-                <span class={`badge review__reason--${entry.reason}`}>{REASON_WORDS[entry.reason]}</span>
-                <span class="review__address">{entry.address}</span>
-              </li>
-            ))}
-          </ul>
-          {queue.length === 0 && queues.size > 0 && <p>Nothing to review in {locale}.</p>}
         </div>
-        {review && selected && review.id === selected.id && review.locale === locale && (
-          <Detail review={review} title={selected.title} onDone={() => setRefresh((count) => count + 1)} />
-        )}
-      </div>
+      )}
     </section>
   );
 }
