@@ -7,7 +7,11 @@ import { REPO_ROOT } from '../support/paths.js';
 import { createSite, type RunningSite, type TestSite } from '../support/site.js';
 
 const ADMIN = '/__cms';
-const SHOTS = path.join(REPO_ROOT, 'test', '.work', 'screenshots');
+/** QUIRE_UPDATE_SCREENSHOTS=1 refreshes the README's screenshots in docs/screenshots; otherwise they go to the scratch folder. */
+const SHOTS =
+  process.env.QUIRE_UPDATE_SCREENSHOTS === '1'
+    ? path.join(REPO_ROOT, 'docs', 'screenshots')
+    : path.join(REPO_ROOT, 'test', '.work', 'screenshots');
 const SITES = { sites: { shop: { locales: ['en', 'de'], defaultLocale: 'en' } }, globalLocales: ['en', 'de'] };
 
 describe('the translation review desk in a real browser (astro dev)', () => {
