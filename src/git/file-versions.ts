@@ -23,9 +23,8 @@ export const MAX_COMMITS_WALKED = 5000;
 const MOVE_SEARCH_DEPTH = 4;
 
 /**
- * Reads the versions of one file newest first by walking HEAD's history (date order, every
- * parent) and comparing the file's blob at each commit, so a commit that touched the file starts
- * a new version. Where the file is absent at its path, it is looked for by name in the rest of the
+ * Reads the versions of one file newest first by walking history back from HEAD and comparing
+ * the file's blob at each commit, so a commit that touched the file starts a new version. Where the file is absent at its path, it is looked for by name in the rest of the
  * content folder at that commit (a moved item keeps its file name); where it is nowhere, the item
  * did not exist yet (or was deleted and re-created) and the walk ends, so it never searches the
  * whole history of a large repository. Trees are read once per oid and shared between walks.
@@ -82,22 +81,25 @@ export function createFileHistory() {
 
   return {
     /**
-     * The versions of `filepath` (repository-relative) reachable from HEAD, newest first, within
-     * `MAX_COMMITS_WALKED` commits. `folder` bounds where a moved file is looked for. An unborn
-     * HEAD or a shallow boundary ends the walk; other errors are the caller's.
+     * The versions of `filepath` (repository-relative) from `head` back, newest first, read lazily:
+     * each step reads commits only until the next version is complete, so a match near the top
+     * of a long history costs a few commits. The walk follows first parents (the line Quire's own
+     * commits and rebasing pulls make) for at most `MAX_COMMITS_WALKED` commits. `folder` bounds
+     * where a moved file is looked for. A shallow boundary ends the walk; other errors are the caller's.
      */
-    async versions(repo: GitRepo, head: string, filepath: string, folder: string): Promise<FileVersion[]> {
-      let commits: Awaited<ReturnType<typeof git.log>>;
-      try {
-        commits = await git.log({ ...at(repo), ref: head, depth: MAX_COMMITS_WALKED });
-      } catch (error) {
-        if ((error as { code?: string }).code === 'NotFoundError') return [];
-        throw error;
-      }
+    async *versions(repo: GitRepo, head: string, filepath: string, folder: string): AsyncGenerator<FileVersion> {
       const name = filepath.slice(filepath.lastIndexOf('/') + 1);
-      const versions: FileVersion[] = [];
       let current = filepath;
-      for (const { oid, commit } of commits) {
+      let pending: FileVersion | undefined;
+      let oid: string | undefined = head;
+      for (let walked = 0; oid && walked < MAX_COMMITS_WALKED; walked++) {
+        let commit: Awaited<ReturnType<typeof git.readCommit>>['commit'];
+        try {
+          ({ commit } = await git.readCommit({ ...at(repo), oid }));
+        } catch (error) {
+          if ((error as { code?: string }).code === 'NotFoundError') break;
+          throw error;
+        }
         let entry = await entryAt(repo, commit.tree, current);
         if (entry?.type !== 'blob') {
           const moved = await search(repo, commit.tree, folder, name);
@@ -108,11 +110,15 @@ export function createFileHistory() {
         }
         if (entry?.type !== 'blob') break;
         const date = new Date(commit.committer.timestamp * 1000).toISOString();
-        const last = versions.at(-1);
-        if (last?.blob === entry.oid) Object.assign(last, { commit: oid, date, filepath: current });
-        else versions.push({ blob: entry.oid, commit: oid, date, filepath: current });
+        if (pending?.blob === entry.oid) {
+          Object.assign(pending, { commit: oid, date, filepath: current });
+        } else {
+          if (pending) yield pending;
+          pending = { blob: entry.oid, commit: oid, date, filepath: current };
+        }
+        oid = commit.parent[0];
       }
-      return versions;
+      if (pending) yield pending;
     },
 
     /** The file's bytes at a version. */

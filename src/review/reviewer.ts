@@ -33,6 +33,29 @@ function remember<K, V>(map: Map<K, V>, key: K, value: V, limit: number): V {
 
 const posix = (relative: string) => relative.split(path.sep).join('/');
 
+/** The items of an async iterator, read once and kept: later readers of the same walk go on where it stopped. */
+class LazyList<T> {
+  private readonly items: T[] = [];
+  private done = false;
+  private reading: Promise<void> = Promise.resolve();
+
+  constructor(private readonly source: AsyncIterator<T>) {}
+
+  /** The item at `index`, reading on as far as needed (reads run one at a time); undefined past the end. */
+  async at(index: number): Promise<T | undefined> {
+    while (this.items.length <= index && !this.done) {
+      this.reading = this.reading.then(async () => {
+        if (this.items.length > index || this.done) return;
+        const next = await this.source.next();
+        if (next.done) this.done = true;
+        else this.items.push(next.value);
+      });
+      await this.reading;
+    }
+    return this.items[index];
+  }
+}
+
 /**
  * Answers "what changed in the source since this translation was reviewed": finds the default
  * locale's content behind the etag the translation recorded (its current content, then git
@@ -42,7 +65,7 @@ const posix = (relative: string) => relative.split(path.sep).join('/');
 export function createReviewer(options: { root: string; store: ContentStore }) {
   const { root, store } = options;
   const history = createFileHistory();
-  const walks = new Map<string, Promise<FileVersion[]>>();
+  const walks = new Map<string, LazyList<FileVersion>>();
   const blobs = new Map<string, { etag: string; version: Version } | null>();
   // isomorphic-git's object cache (packfile indexes), kept while HEAD stays where it was.
   let objectCache = { head: '', cache: {} as object };
@@ -84,16 +107,25 @@ export function createReviewer(options: { root: string; store: ContentStore }) {
     const folder = posix(path.relative(repo.dir, await fs.realpath(root))) || '.';
     const key = `${head}\0${filepath}`;
     let walk = walks.get(key);
-    if (!walk) {
-      walk = remember(walks, key, history.versions(repo, head, filepath, folder), MAX_WALKS);
-      walk.catch(() => walks.delete(key));
-    }
-    for (const version of await walk) {
-      const parsed = await parsedBlob(repo, version);
-      if (parsed?.etag === etag) {
-        const foundIn: FoundIn = { source: 'git', commit: version.commit, date: version.date, path: version.filepath };
-        return { version: parsed.version, foundIn };
+    if (!walk) walk = remember(walks, key, new LazyList(history.versions(repo, head, filepath, folder)), MAX_WALKS);
+    try {
+      for (let position = 0; ; position++) {
+        const version = await walk.at(position);
+        if (!version) break;
+        const parsed = await parsedBlob(repo, version);
+        if (parsed?.etag === etag) {
+          const foundIn: FoundIn = {
+            source: 'git',
+            commit: version.commit,
+            date: version.date,
+            path: version.filepath,
+          };
+          return { version: parsed.version, foundIn };
+        }
       }
+    } catch (error) {
+      walks.delete(key);
+      throw error;
     }
     return { reason: 'not-found' as const };
   }
