@@ -1,4 +1,4 @@
-import git from 'isomorphic-git';
+import git, { type ReadCommitResult } from 'isomorphic-git';
 import { at, type GitRepo } from './repository.js';
 
 /** One version of a file in history: its blob, and the oldest commit of the run of commits that hold it. */
@@ -18,6 +18,33 @@ interface TreeEntry {
 
 /** How many commits from HEAD a walk reads at most: history beyond is not searched. */
 export const MAX_COMMITS_WALKED = 5000;
+
+/**
+ * The first-parent line from `head`, newest first. Commits are read in batches of growing size
+ * with `git.log` (much faster per commit than reading them one by one), so a walk that stops
+ * early reads little. A shallow boundary ends it.
+ */
+async function* firstParents(repo: GitRepo, head: string) {
+  let next: string | undefined = head;
+  let depth = 16;
+  while (next) {
+    let batch: Awaited<ReturnType<typeof git.log>>;
+    try {
+      batch = await git.log({ ...at(repo), ref: next, depth });
+    } catch (error) {
+      if ((error as { code?: string }).code === 'NotFoundError') return;
+      throw error;
+    }
+    const commits = new Map(batch.map((entry) => [entry.oid, entry.commit]));
+    if (!commits.has(next)) return;
+    while (next && commits.has(next)) {
+      const commit: ReadCommitResult['commit'] = commits.get(next)!;
+      yield { oid: next, commit };
+      next = commit.parent[0];
+    }
+    depth = Math.min(depth * 2, 1024);
+  }
+}
 
 /** How deep below the content root a moved file is looked for (`pages/<site>/<collection>/<file>`). */
 const MOVE_SEARCH_DEPTH = 4;
@@ -91,15 +118,9 @@ export function createFileHistory() {
       const name = filepath.slice(filepath.lastIndexOf('/') + 1);
       let current = filepath;
       let pending: FileVersion | undefined;
-      let oid: string | undefined = head;
-      for (let walked = 0; oid && walked < MAX_COMMITS_WALKED; walked++) {
-        let commit: Awaited<ReturnType<typeof git.readCommit>>['commit'];
-        try {
-          ({ commit } = await git.readCommit({ ...at(repo), oid }));
-        } catch (error) {
-          if ((error as { code?: string }).code === 'NotFoundError') break;
-          throw error;
-        }
+      let walked = 0;
+      for await (const { oid, commit } of firstParents(repo, head)) {
+        if (++walked > MAX_COMMITS_WALKED) break;
         let entry = await entryAt(repo, commit.tree, current);
         if (entry?.type !== 'blob') {
           const moved = await search(repo, commit.tree, folder, name);
@@ -116,7 +137,6 @@ export function createFileHistory() {
           if (pending) yield pending;
           pending = { blob: entry.oid, commit: oid, date, filepath: current };
         }
-        oid = commit.parent[0];
       }
       if (pending) yield pending;
     },
