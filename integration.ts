@@ -1,8 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { devServerPlugin } from './src/config/dev-server-plugin.js';
+import { createMdxCheck } from './src/config/mdx-errors.js';
+import { mdxImagesPlugin } from './src/config/mdx-images-plugin.js';
 import { describeStartup, resolveOptions } from './src/config/resolve.js';
 import type { UserOptions } from './src/config/schema.js';
+import { REFRESH_CONTEXT, shareContentRefresh, shareMdxCheck, shareOptions } from './src/config/shared.js';
 import { configPlugin } from './src/config/virtual-module.js';
 import { effectiveAuth } from './src/identity/auth-config.js';
 import { isLoopback } from './src/util/loopback.js';
@@ -26,9 +29,11 @@ export function quire(userOptions?: UserOptions): AstroIntegration {
           projectRoot: fileURLToPath(config.root),
           mode: command === 'dev' ? 'dev' : 'production',
         });
+        // The content loader of the same site reads the content root, prefix and media folder from here.
+        shareOptions(options);
         updateConfig({
           vite: {
-            plugins: [configPlugin(options), devServerPlugin(options.prefix)],
+            plugins: [configPlugin(options), devServerPlugin(options.prefix), mdxImagesPlugin(options)],
             // The route imports a virtual module, so Vite must bundle the package rather than leave it to Node.
             ssr: { noExternal: ['astro-quire'] },
           },
@@ -60,6 +65,13 @@ export function quire(userOptions?: UserOptions): AstroIntegration {
               'or dev: { allowNetworkWrites: true }.',
           );
         }
+      },
+      'astro:server:setup': ({ server, refreshContent, logger }) => {
+        // Quire's loaders refresh through Astro after a change: Astro then writes its data store at
+        // once and sends the open pages a full reload over Vite's HMR channel.
+        if (refreshContent)
+          shareContentRefresh(() => refreshContent({ loaders: ['astro-quire'], context: { ...REFRESH_CONTEXT } }));
+        shareMdxCheck(createMdxCheck(server, logger));
       },
     },
   };

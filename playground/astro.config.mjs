@@ -2,6 +2,7 @@
 // `astro-quire` resolves to the repo's own package (dist/integration.js, built by `npm run build`).
 // The content root comes from CONTENT_PATH, which scripts/playground.mjs sets to playground/.content.
 
+import mdx from '@astrojs/mdx';
 import node from '@astrojs/node';
 import { defineConfig } from 'astro/config';
 import quire from 'astro-quire';
@@ -9,7 +10,8 @@ import quire from 'astro-quire';
 export default defineConfig({
   output: 'static',
   adapter: node({ mode: 'standalone' }),
-  integrations: [quire()],
+  // @astrojs/mdx compiles the MDX pages and fragments: components, expressions, optimised images.
+  integrations: [mdx(), quire()],
   server: {
     host: '127.0.0.1',
     port: Number(process.env.PORT) || 4321,

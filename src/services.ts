@@ -1,6 +1,5 @@
-import path from 'node:path';
 import { createAssetLibrary } from './assets/index.js';
-import { describeStartup, type ResolvedOptions } from './config/resolve.js';
+import { describeStartup, type ResolvedOptions, runtimeAssetsDir, runtimeContentRoot } from './config/resolve.js';
 import { createContentStore } from './content/store.js';
 import { createChangeFeed } from './events/feed.js';
 import { createGitService } from './git/service.js';
@@ -11,16 +10,9 @@ import { createReviewer } from './review/reviewer.js';
 import { createRedirectLookup } from './sites/redirect-lookup.js';
 import { createSitesConfig } from './sites/sites-config.js';
 
-/** The content root in force: the option if it was given, else `CONTENT_PATH` read now (a built server may be moved). */
-function runtimeContentRoot(options: ResolvedOptions): string {
-  if (options.contentRootFixed || !process.env.CONTENT_PATH) return options.contentRoot;
-  return path.resolve(process.env.CONTENT_PATH);
-}
-
 function createServices(options: ResolvedOptions) {
   const root = runtimeContentRoot(options);
-  const assetsDir =
-    options.assets.dir === path.join(options.contentRoot, 'assets') ? path.join(root, 'assets') : options.assets.dir;
+  const assetsDir = runtimeAssetsDir(options, root);
   const auth = effectiveAuth(options.auth);
   const sites = createSitesConfig(root);
   const events = createChangeFeed();

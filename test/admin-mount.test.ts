@@ -18,12 +18,7 @@ const ALICE = { email: 'alice@example.test', sub: 'user-alice' };
 /** One page, so that a deep link into the editor has something to open. */
 const CONTENT = {
   'sites.json': SITES_JSON,
-  'pages/main/pages/welcome.en.json': JSON.stringify({
-    type: 'mdx',
-    pathname: '/welcome',
-    meta: { title: 'Welcome' },
-    content: { mdx: 'Hi' },
-  }),
+  'pages/main/pages/welcome.en.mdx': '---\npathname: /welcome\nmeta:\n  title: Welcome\n---\nHi\n',
 };
 const EDITOR = '/__cms/content/welcome/en';
 

@@ -548,6 +548,11 @@ describe('quireLoader in astro build', () => {
   it('builds without errors from the content layer', () => {
     expect(output).not.toMatch(/\[ERROR\]/);
   });
+
+  it('says once that MDX renders as Markdown without @astrojs/mdx, and what to install', () => {
+    const hints = output.match(/MDX bodies render as Markdown.*add @astrojs\/mdx \(npx astro add mdx\)/g) ?? [];
+    expect(hints).toHaveLength(1);
+  });
 });
 
 describe('quireLoader in astro dev', () => {

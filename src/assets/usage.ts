@@ -11,8 +11,9 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  * (`<servePrefix><path>`, optionally with `?query` or `#hash`), as a complete string value in meta,
  * visual data or data JSON, or as a link or image target in MDX (`](url)`, `src="url"`,
  * `href={'url'}`, `[id]: url`). The path must match exactly: `cat.png` never matches `bobcat.png`.
+ * Used for the library's usage answers and by the content loader (images through `astro:assets`).
  */
-export function createUsageScanner(servePrefix: string) {
+export function createReferenceFinder(servePrefix: string) {
   // In MDX a reference is a link or image target (`](url`, `](<url>`, `[id]: url`) or a JSX attribute
   // value (`src="url"`, `href={'url'}`); it runs to the first character that closes one. Bare text is no reference.
   const inMdx = new RegExp(`(?:\\]\\(\\s*|\\]:\\s*|[<"'\`={])(${escapeRegExp(servePrefix)}[^\\s)"'\`<>\\]}]+)`, 'g');
@@ -50,7 +51,12 @@ export function createUsageScanner(servePrefix: string) {
     }
   }
 
-  /** asset path → where it is used, over every locale of every item (an inherited locale's content is its source's, so only its meta is its own). */
+  return { assetPathOf, scanJson, scanMdx };
+}
+
+/** asset path → where it is used, over every locale of every item (an inherited locale's content is its source's, so only its meta is its own). */
+export function createUsageScanner(servePrefix: string) {
+  const { scanJson, scanMdx } = createReferenceFinder(servePrefix);
   return function computeUsage(items: Iterable<Item>): Map<string, AssetUsage[]> {
     const usage = new Map<string, AssetUsage[]>();
     for (const item of items) {

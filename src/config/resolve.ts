@@ -100,6 +100,19 @@ export function resolveOptions(
   };
 }
 
+/** The content root in force: the option if it was given, else `CONTENT_PATH` read now (a built server may be moved). */
+export function runtimeContentRoot(options: ResolvedOptions): string {
+  if (options.contentRootFixed || !process.env.CONTENT_PATH) return options.contentRoot;
+  return path.resolve(process.env.CONTENT_PATH);
+}
+
+/** The media folder in force: the default one moves with the content root. */
+export function runtimeAssetsDir(options: ResolvedOptions, contentRoot: string): string {
+  return options.assets.dir === path.join(options.contentRoot, 'assets')
+    ? path.join(contentRoot, 'assets')
+    : options.assets.dir;
+}
+
 /** The one startup line: where content lives, where the API is, and who may use it. */
 export function describeStartup(options: ResolvedOptions, contentRoot: string, authType: string | undefined): string {
   const access = !options.requireIdentity

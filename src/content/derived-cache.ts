@@ -2,8 +2,8 @@ import type { ItemIndex } from './item-index.js';
 
 const MAX_ENTRIES = 256;
 
-/** The earliest publishAt/unpublishAt after `now`: until then, every "published" answer holds. */
-function nextPublicationChange(index: ItemIndex, now: number): number {
+/** The earliest publishAt/unpublishAt after `now` (Infinity if none): until then, every "published" answer holds. */
+export function nextPublicationChange(index: ItemIndex, now: number): number {
   let next = Infinity;
   for (const item of index.items.values()) {
     for (const { file } of item.locales.values()) {

@@ -447,6 +447,10 @@ export function createContentStore(options: StoreOptions) {
       clearTimeout(catchUp);
       sync.close();
     },
+    /** The index every read answers from, for a reader in the same process (the content loader in dev); never written outside the store. */
+    index,
+    /** Resolves once every file change reported so far is in the index. */
+    fresh: sync.fresh,
 
     /** The collection names of the items of these kinds (in one site, when given), sorted. */
     async collections(kinds: readonly Kind[], site?: string): Promise<string[]> {

@@ -57,9 +57,11 @@ export interface IndexSyncOptions {
   excluded: string[];
   withItemLock: WithItemLock;
   /** A path was reported changed (not yet read). */
-  onDirty: () => void;
+  onDirty?: () => void;
   /** The index took in a change made on disk, not through the store (after the start-up scan). */
-  onDiskChange: (id: string, locale: string, action: 'created' | 'updated' | 'deleted') => void;
+  onDiskChange?: (id: string, locale: string, action: 'created' | 'updated' | 'deleted') => void;
+  /** A reader (the content loader in a build): creates no folder and removes no leftover temp file. */
+  readOnly?: boolean;
 }
 
 const SCAN_CONCURRENCY = 64;
@@ -75,7 +77,8 @@ async function inBatches<T>(entries: T[], task: (entry: T) => Promise<void>): Pr
 /**
  * Keeps the index equal to the files: one full scan at start, then every path a folder watcher
  * reports goes through the same `syncFile`, which skips files whose lstat signature is unchanged
- * (the store's own writes record theirs, so their watcher echoes cost one lstat).
+ * (the store's own writes record theirs, so their watcher echoes cost one lstat). The store uses
+ * it, and so does the content loader where no store runs (a build, a site without the integration).
  */
 export function createIndexSync(root: string, index: ItemIndex, options: IndexSyncOptions) {
   const dirty = new Set<string>();
@@ -83,10 +86,10 @@ export function createIndexSync(root: string, index: ItemIndex, options: IndexSy
   const watcher = createFolderWatcher((changed) => {
     if (tempFileTarget(changed) !== undefined) return;
     dirty.add(changed);
-    options.onDirty();
+    options.onDirty?.();
   });
   const removed = (id: string, locale: string, filePath?: string) => {
-    if (index.removeLocale(id, locale, filePath)) options.onDiskChange(id, locale, 'deleted');
+    if (index.removeLocale(id, locale, filePath)) options.onDiskChange?.(id, locale, 'deleted');
   };
   // Hidden folders and node_modules below the root hold no content; the root itself may be hidden (.content).
   const isExcluded = (folder: string) =>
@@ -127,7 +130,7 @@ export function createIndexSync(root: string, index: ItemIndex, options: IndexSy
       warnOfClash(index.setLocale(where, where.id, read.type, where.locale, read.stored));
       // A file another item's claim keeps hidden changes nothing anyone sees.
       if (index.get(where.id)?.locales.get(where.locale)?.path === filePath)
-        options.onDiskChange(where.id, where.locale, existed ? 'updated' : 'created');
+        options.onDiskChange?.(where.id, where.locale, existed ? 'updated' : 'created');
     });
   }
 
@@ -150,9 +153,12 @@ export function createIndexSync(root: string, index: ItemIndex, options: IndexSy
    */
   async function loadAll(): Promise<void> {
     const listed = await listFolder(root);
-    const leftovers = new Set(
-      await removeInterruptedWrites(listed, (target) => parseContentPath(path.relative(root, target)) !== null),
-    );
+    // A reader (the content loader in a build) leaves the files as they are; a leftover is no content path anyway.
+    const leftovers = options.readOnly
+      ? new Set<string>()
+      : new Set(
+          await removeInterruptedWrites(listed, (target) => parseContentPath(path.relative(root, target)) !== null),
+        );
     const files = listed.filter((file) => !leftovers.has(file));
     for (let start = 0; start < files.length; start += LOAD_SLICE) {
       for (const filePath of files.slice(start, start + LOAD_SLICE)) {
@@ -230,7 +236,9 @@ export function createIndexSync(root: string, index: ItemIndex, options: IndexSy
     }
   }
 
-  const ready = fs.mkdir(root, { recursive: true }).then(loadAll);
+  const ready = (options.readOnly ? Promise.resolve() : fs.mkdir(root, { recursive: true }).then(() => undefined)).then(
+    loadAll,
+  );
 
   return {
     ready,

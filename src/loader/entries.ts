@@ -3,7 +3,7 @@ import { isPublished } from '../content/filters.js';
 import { fragmentsInScope } from '../content/fragment-scope.js';
 import type { ItemIndex } from '../content/item-index.js';
 import type { Item, StoredLocale } from '../content/types.js';
-import { effectiveContent, isStale } from '../content/views.js';
+import { effectiveContent, isStale, sourceOf } from '../content/views.js';
 import type { ResolvedLoaderOptions } from './options.js';
 import type { EntryData } from './schema.js';
 
@@ -13,6 +13,8 @@ export interface WantedEntry {
   data: EntryData;
   /** The locale's own file. */
   path: string;
+  /** The file holding the body it shows: its own, or its default locale's while it inherits. */
+  bodyPath: string;
 }
 
 /**
@@ -90,30 +92,14 @@ export function wantedEntries(
       if (item.kind === 'page' && !(stored.file.pathname && isValidPathname(stored.file.pathname))) continue;
       const published = isPublished(stored.file, now);
       if (!published && !includeDrafts) continue;
+      const bodyPath = (sourceOf(item, stored) ?? stored).path;
       wanted.push({
         id: entryIdOf(item.id, locale),
         data: entryData(item, locale, stored, published),
         path: stored.path,
+        bodyPath,
       });
     }
   }
   return wanted;
-}
-
-/** The next moment after `now` at which some locale of the collection is published or unpublished. */
-export function nextPublicationChange(
-  index: ItemIndex,
-  options: ResolvedLoaderOptions,
-  now: number,
-): number | undefined {
-  let next: number | undefined;
-  for (const item of itemsInView(index, options)) {
-    for (const stored of item.locales.values()) {
-      for (const date of [stored.file.publishAt, stored.file.unpublishAt]) {
-        const time = date ? Date.parse(date) : Number.NaN;
-        if (time > now && (next === undefined || time < next)) next = time;
-      }
-    }
-  }
-  return next;
 }

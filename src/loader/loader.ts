@@ -1,10 +1,22 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoaderContext } from 'astro/loaders';
+import {
+  checkMdx,
+  countRefreshRun,
+  firstTime,
+  REFRESH_CONTEXT,
+  refreshesThroughAstro,
+  replaceWatch,
+  requestContentRefresh,
+  sharedOptions,
+} from '../config/shared.js';
+import { nextPublicationChange } from '../content/derived-cache.js';
 import type { Kind } from '../content/types.js';
-import { createContentIndex } from './content-index.js';
-import { nextPublicationChange, wantedEntries } from './entries.js';
-import { contentRootOf, type QuireLoaderOptions, resolveLoaderOptions } from './options.js';
+import { locateContent, openContentSource } from './content-source.js';
+import { wantedEntries } from './entries.js';
+import { createAssetFiles } from './images.js';
+import { type QuireLoaderOptions, resolveLoaderOptions } from './options.js';
 import { renderMdx } from './render-mdx.js';
 import { ENTRY_SCHEMAS } from './schema.js';
 
@@ -17,15 +29,21 @@ export interface QuireLoader<K extends Kind> {
   load(context: LoaderContext): Promise<void>;
 }
 
-/** Watcher events arrive in bursts (an atomic save is a temp file plus a rename); sync once per burst. */
+/** Changes arrive in bursts (a write touches several records; an atomic save is a temp file plus a rename); sync once per burst. */
 const BURST_MS = 25;
 /** setTimeout's ceiling; a publication date further away is looked at again then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Posix path of `file` relative to the project root, as the content layer stores `filePath`. */
+const relativeFilePath = (projectRoot: string, file: string) =>
+  path.relative(projectRoot, file).split(path.sep).join('/');
 
 /**
  * An Astro content-layer loader for Quire content: one entry per item and locale, ID
  * `<item ID>/<locale>`, data as in the `schema` (an inherited locale carries its source's
  * content). Locales not published now are left out, except in `astro dev` with `includeDrafts`.
+ * MDX bodies are compiled by the site's `@astrojs/mdx` when it has it (`render(entry)`), else
+ * rendered as Markdown.
  *
  * ```ts
  * // src/content.config.ts
@@ -36,20 +54,36 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  */
 export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>): QuireLoader<K> {
   const options = resolveLoaderOptions(userOptions);
-  // Each load() (Astro reloads after a config change) supersedes the watch work of the previous one.
-  let generation = 0;
+  /** In dev, brings the collection up to date through the latest full load()'s watch work. */
+  let refreshCollection: (() => Promise<void>) | undefined;
 
   return {
     name: 'astro-quire',
     schema: ENTRY_SCHEMAS[userOptions.kind],
     async load(context: LoaderContext): Promise<void> {
-      const current = ++generation;
+      // The integration re-runs the loaders after a change (see `changed` below); the watch work stays.
+      if (context.refreshContextData?.quireRefresh === REFRESH_CONTEXT.quireRefresh) {
+        countRefreshRun();
+        if (refreshCollection) return refreshCollection();
+      }
       const { store, logger, watcher } = context;
       const projectRoot = fileURLToPath(context.config.root);
-      const root = contentRootOf(options, projectRoot);
+      const location = locateContent(options, projectRoot, sharedOptions());
       const dev = watcher !== undefined;
       const includeDrafts = dev && options.includeDrafts;
-      const content = createContentIndex(root, options.kind, (message) => logger.warn(message));
+      const assets = createAssetFiles(location);
+      // The MDX integration registers `.mdx` as a content entry type: its Vite plugin then compiles
+      // a deferred entry's file, imports, components and all, as it does for glob()'s .mdx files.
+      // Astro passes `entryTypes` to every loader (glob() reads it) but leaves it out of the public type.
+      const { entryTypes } = context as LoaderContext & { entryTypes?: ReadonlyMap<string, unknown> };
+      const compilesMdx = entryTypes?.has('.mdx') ?? false;
+      // Said once per process, however many collections use the loader.
+      if (!compilesMdx && firstTime('mdx-hint')) {
+        logger.info(
+          'MDX bodies render as Markdown: components, imports, exports and {expressions} do not run. To compile them as MDX, add @astrojs/mdx (npx astro add mdx).',
+        );
+      }
+      const source = await openContentSource(location, dev);
 
       /**
        * Makes the store equal to what the index says now: changed entries set, vanished ones
@@ -59,12 +93,23 @@ export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>):
       async function reconcile(tolerant: boolean): Promise<{ set: number; deleted: number }> {
         let set = 0;
         let deleted = 0;
-        const wanted = wantedEntries(content.index, options, includeDrafts, Date.now());
+        const wanted = wantedEntries(source.index, options, includeDrafts, Date.now());
         const ids = new Set(wanted.map((entry) => entry.id));
         for (const entry of wanted) {
-          const digest = context.generateDigest(entry.data);
-          if (store.get(entry.id)?.digest === digest) continue;
-          const filePath = path.relative(projectRoot, entry.path).split(path.sep).join('/');
+          const mdx = entry.data.type === 'mdx' ? entry.data.content.mdx : undefined;
+          const deferred = mdx !== undefined && compilesMdx;
+          // A deferred entry is rendered from the file with its body: an inherited locale's file has none.
+          const storedFile = deferred ? entry.bodyPath : entry.path;
+          const images = assets.imageImportsOf(
+            { meta: entry.data.meta, content: { ...entry.data.content, mdx: undefined } },
+            storedFile,
+          );
+          const digest = context.generateDigest({ data: entry.data, images, storedFile });
+          const existing = store.get(entry.id);
+          if (existing?.digest === digest) {
+            if (existing.deferredRender && existing.filePath) store.addModuleImport(existing.filePath);
+            continue;
+          }
           let data: Awaited<ReturnType<typeof context.parseData>>;
           try {
             data = await context.parseData({ id: entry.id, data: entry.data, filePath: entry.path });
@@ -73,14 +118,16 @@ export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>):
             logger.error(`${entry.id} (${entry.path}): ${(error as Error).message}`);
             continue;
           }
-          const mdx = entry.data.type === 'mdx' ? entry.data.content.mdx : undefined;
-          const rendered = mdx === undefined ? undefined : await renderMdx(context, mdx, entry.path);
+          const rendered = mdx === undefined || deferred ? undefined : await renderMdx(context, mdx, entry.path);
+          // A changed MDX body in dev: Astro would render a broken one as nothing, so it is compiled now to report errors.
+          if (deferred && tolerant) checkMdx(storedFile);
           store.set({
             id: entry.id,
-            data,
+            data: Object.keys(images).length > 0 ? { ...data, images } : data,
             digest,
-            filePath,
+            filePath: relativeFilePath(projectRoot, storedFile),
             ...(mdx !== undefined && { body: mdx }),
+            ...(deferred && { deferredRender: true }),
             ...(rendered && { rendered, assetImports: rendered.metadata?.imagePaths }),
           });
           set++;
@@ -94,15 +141,14 @@ export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>):
         return { set, deleted };
       }
 
-      await content.scan();
+      await source.fresh();
       await reconcile(false);
       if (!watcher) return;
 
-      // In dev: the content root may lie outside the project (CONTENT_PATH), where Vite does not watch.
-      const relativeRoot = path.relative(projectRoot, root);
-      if (relativeRoot.startsWith('..') || path.isAbsolute(relativeRoot)) watcher.add(root);
+      // The content root may lie outside the project (CONTENT_PATH), where Vite does not watch.
+      const relativeRoot = path.relative(projectRoot, location.root);
+      if (relativeRoot.startsWith('..') || path.isAbsolute(relativeRoot)) watcher.add(location.root);
 
-      const dirty = new Set<string>();
       let burst: NodeJS.Timeout | undefined;
       let publication: NodeJS.Timeout | undefined;
       let syncing: Promise<void> = Promise.resolve();
@@ -111,25 +157,15 @@ export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>):
       const schedulePublication = () => {
         clearTimeout(publication);
         const now = Date.now();
-        const next = nextPublicationChange(content.index, options, now);
-        if (next === undefined) return;
-        publication = setTimeout(() => queue(true), Math.min(next - now + 50, MAX_TIMER_MS));
+        const next = nextPublicationChange(source.index, now);
+        if (next === Infinity) return;
+        publication = setTimeout(() => changed(), Math.min(next - now + 50, MAX_TIMER_MS));
         publication.unref();
       };
 
-      async function flush(force: boolean): Promise<void> {
-        if (current !== generation) return;
-        const batch = [...dirty];
-        dirty.clear();
-        let changed = force;
-        for (const changedPath of batch) {
-          try {
-            changed = (await content.syncPath(changedPath)) || changed;
-          } catch (error) {
-            logger.warn(`could not read ${changedPath}: ${(error as Error).message}`);
-          }
-        }
-        if (!changed) return;
+      /** Brings the index up to date with the files, then the collection with the index (unchanged entries cost a digest each). */
+      async function sync(): Promise<void> {
+        await source.fresh();
         const { set, deleted } = await reconcile(true);
         if (set + deleted > 0)
           logger.info(`Reloaded ${set} entr${set === 1 ? 'y' : 'ies'}${deleted ? `, removed ${deleted}` : ''}`);
@@ -137,22 +173,51 @@ export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>):
       }
 
       /** Syncs never overlap; one that fails (say, an entry the collection's schema refuses) is logged and the next one runs. */
-      const queue = (force: boolean) => {
+      const queue = () => {
         syncing = syncing
-          .then(() => flush(force))
+          .then(sync)
           .catch((error) => logger.error(`could not reload ${context.collection}: ${(error as Error).message}`));
       };
 
-      const onPath = (changedPath: string) => {
-        if (current !== generation || !changedPath.startsWith(root + path.sep)) return;
-        dirty.add(changedPath);
-        if (burst !== undefined) return;
-        burst = setTimeout(() => {
+      /**
+       * After a write through the API (the index changed), a file change on disk (the index catches
+       * up on `fresh`) or a publication date. With the integration, through Astro's content refresh,
+       * which writes Astro's data store at once (a page requested next sees the change; the
+       * integration's dev middleware waits for it) and so sends the open pages a reload; else
+       * straight into this collection's store.
+       */
+      function changed(): void {
+        if (superseded) return;
+        if (refreshesThroughAstro()) {
+          requestContentRefresh(BURST_MS, (error) =>
+            logger.error(`could not reload the content: ${(error as Error).message}`),
+          );
+          return;
+        }
+        burst ??= setTimeout(() => {
           burst = undefined;
-          queue(false);
+          queue();
         }, BURST_MS);
+      }
+      refreshCollection = () => {
+        queue();
+        return syncing;
       };
-      for (const event of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) watcher.on(event, onPath);
+      // A later full load of this collection (Astro reloads after a config change, and may re-create
+      // the loaders) supersedes this one's watch work.
+      let superseded = false;
+      const stopListening = source.index.onChange(changed);
+      replaceWatch(context.collection, () => {
+        superseded = true;
+        stopListening();
+        clearTimeout(burst);
+        clearTimeout(publication);
+      });
+      for (const event of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) {
+        watcher.on(event, (changedPath: string) => {
+          if (changedPath.startsWith(location.root + path.sep)) changed();
+        });
+      }
       schedulePublication();
     },
   };

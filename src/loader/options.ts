@@ -1,4 +1,3 @@
-import path from 'node:path';
 import * as v from 'valibot';
 import { CollectionName, LocaleCode, SiteName } from '../content/codes.js';
 import { KINDS, type Kind } from '../content/types.js';
@@ -18,7 +17,7 @@ export interface QuireLoaderOptions<K extends Kind = Kind> {
   locale?: string | string[];
   /**
    * Folder holding `sites.json` and the content files, relative to the Astro project root or absolute.
-   * @default process.env.CONTENT_PATH, else './content' (as the integration's `contentRoot`)
+   * @default the integration's content root when the site uses `quire()`, else process.env.CONTENT_PATH, else './content'
    */
   contentRoot?: string;
   /**
@@ -73,9 +72,4 @@ export function resolveLoaderOptions(input: unknown): ResolvedLoaderOptions {
     includeDrafts: rest.includeDrafts ?? false,
     ...(locale !== undefined && { locales: new Set(typeof locale === 'string' ? [locale] : locale) }),
   };
-}
-
-/** The same rule as the integration's `contentRoot`: the option, else CONTENT_PATH, else ./content, from the project root. */
-export function contentRootOf(options: ResolvedLoaderOptions, projectRoot: string): string {
-  return path.resolve(projectRoot, options.contentRoot ?? process.env.CONTENT_PATH ?? './content');
 }

@@ -2,8 +2,8 @@ import { pathToFileURL } from 'node:url';
 import type { LoaderContext } from 'astro/loaders';
 
 /**
- * Renders an MDX body with Astro's Markdown pipeline (the site's markdown config applies). This is
- * Markdown, not MDX: `import`/`export` lines and `{expressions}` are not evaluated, and component
+ * Renders an MDX body with Astro's Markdown pipeline (the site's markdown config), for a site
+ * without @astrojs/mdx. This is Markdown, not MDX: `import`/`export` lines and `{expressions}` are not evaluated, and component
  * tags such as `<Callout>` stay HTML-like tags. An empty front matter is put first, so a body that
  * itself starts with `---` is never taken for front matter.
  */

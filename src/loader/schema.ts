@@ -1,3 +1,4 @@
+import type { ImageMetadata } from 'astro';
 import { z } from 'astro/zod';
 
 /**
@@ -7,7 +8,7 @@ import { z } from 'astro/zod';
 const ContentSchema = z.object({
   /** Visual-editor JSON (Puck-like: `{ root, content: [{ type, props }] }`). */
   visualData: z.unknown().optional(),
-  /** MDX source; the entry is also rendered, so `render(entry)` gives its `<Content />`. */
+  /** MDX source; `render(entry)` gives its `<Content />` (compiled by @astrojs/mdx when the site has it). */
   mdx: z.string().optional(),
   /** A data entry's (or a JSON item's) structured value. */
   data: z.record(z.string(), z.unknown()).optional(),
@@ -43,6 +44,12 @@ const common = {
   inheritance: InheritanceSchema.optional(),
   created: z.string(),
   modified: z.string(),
+  /**
+   * Serve URL → optimisable image, for each raster asset of the media folder that `meta` or
+   * `content` names (for `<Image>`/`getImage`, or `assetImage(entry, url)`). Filled by the loader
+   * after validation (Astro imports the files), so never given in content.
+   */
+  images: z.record(z.string(), z.custom<ImageMetadata>()).optional(),
 };
 
 export const PageEntrySchema = z.object({

@@ -286,15 +286,15 @@ describe('the admin in a real browser (astro dev)', () => {
 
   it('keeps an unsaved draft across a reload, and saves it afterwards', async () => {
     await open(page, '/content/home/en');
-    await page.getByLabel('Title', { exact: true }).fill('Home, typed before a reload');
+    await page.getByLabel('Title', { exact: true }).fill('Home of the Hat Shop');
     await page.waitForTimeout(800);
     await page.reload();
     await page.getByText(/were restored from this browser/).waitFor();
-    expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Home, typed before a reload');
-    expect((await api('GET', '/content/home/en')).localized.meta.title).not.toBe('Home, typed before a reload');
+    expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Home of the Hat Shop');
+    expect((await api('GET', '/content/home/en')).localized.meta.title).not.toBe('Home of the Hat Shop');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText(/^Saved at/).waitFor();
-    expect((await api('GET', '/content/home/en')).localized.meta.title).toBe('Home, typed before a reload');
+    expect((await api('GET', '/content/home/en')).localized.meta.title).toBe('Home of the Hat Shop');
     expect(
       await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('quire:draft:'))),
     ).toEqual([]);

@@ -45,9 +45,12 @@ export function collectPageErrors(page: Page): () => string[] {
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
   });
-  page.on('requestfailed', (request) =>
-    errors.push(`request failed: ${request.method()} ${request.url()} (${request.failure()?.errorText ?? 'unknown'})`),
-  );
+  page.on('requestfailed', (request) => {
+    const reason = request.failure()?.errorText ?? 'unknown';
+    // Leaving a page cancels what it still had open (the /events stream above all): not a failure.
+    if (reason === 'net::ERR_ABORTED') return;
+    errors.push(`request failed: ${request.method()} ${request.url()} (${reason})`);
+  });
   return () => [...errors];
 }
 

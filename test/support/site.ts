@@ -27,6 +27,8 @@ export interface SiteOptions {
   files?: Record<string, string>;
   /** The API prefix the config sets, used to poll for readiness. @default '/__cms/api' */
   prefix?: string;
+  /** Other integrations, before Quire's: the default export of each package, called without options (e.g. `['@astrojs/mdx']`). */
+  integrations?: string[];
 }
 
 /** A running dev or production server of a test site. */
@@ -89,12 +91,13 @@ export async function createSite(options: SiteOptions): Promise<TestSite> {
   const contentRoot = path.join(dir, options.contentDir ?? 'content');
   const adapter = options.adapter ?? true;
   const prefix = options.prefix ?? '/__cms/api';
+  const others = (options.integrations ?? []).map((name, position) => ({ name, binding: `integration${position}` }));
   const astroConfig = `import { defineConfig } from 'astro/config';
 ${adapter ? "import node from '@astrojs/node';\n" : ''}import quire from 'astro-quire';
-
+${others.map(({ name, binding }) => `import ${binding} from '${name}';\n`).join('')}
 export default defineConfig({
   output: '${options.output ?? 'static'}',
-${adapter ? "  adapter: node({ mode: 'standalone' }),\n" : ''}  integrations: [quire(${options.config ?? ''})],
+${adapter ? "  adapter: node({ mode: 'standalone' }),\n" : ''}  integrations: [${others.map(({ binding }) => `${binding}(), `).join('')}quire(${options.config ?? ''})],
   server: { host: '127.0.0.1' },
 });
 `;

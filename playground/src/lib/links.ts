@@ -20,7 +20,3 @@ export function linkerFor(pages: CollectionEntry<'pages'>[], site: string, local
     return target ? `${target}${match[2]}` : href;
   };
 }
-
-/** Rewrites the `href`s of rendered Markdown the same way. */
-export const rewriteLinks = (html: string, link: Link) =>
-  html.replace(/href="([^"]*)"/g, (_all, href: string) => `href="${link(href)}"`);

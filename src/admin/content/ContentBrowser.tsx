@@ -3,7 +3,7 @@ import { changeCount } from '../state/live.js';
 import { editorHref, href, navigate, route } from '../state/router.js';
 import { localeCode, siteLocales, siteName } from '../state/session.js';
 import { ErrorNotice } from '../ui/ErrorNotice.js';
-import { LocaleChip } from '../ui/LocaleChip.js';
+import { LocaleChip, PublicationLegend } from '../ui/LocaleChip.js';
 import { narrow } from '../ui/media.js';
 import { VirtualList } from '../ui/VirtualList.js';
 import { collectionsFor, type Filters, filtersOf, loadRows, queryOf, type Row } from './rows.js';
@@ -124,7 +124,7 @@ export function ContentBrowser() {
           New {filters.kind === 'fragment' ? 'fragment' : filters.kind === 'data' ? 'data entry' : 'page'}
         </a>
       </div>
-      <div class="tabs" role="group" aria-label="Kind">
+      <fieldset class="tabs" aria-label="Kind">
         {(['page', 'fragment', 'data'] as const).map((kind) => (
           <button
             key={kind}
@@ -136,8 +136,8 @@ export function ContentBrowser() {
             {KIND_WORDS[kind]}
           </button>
         ))}
-      </div>
-      <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
+      </fieldset>
+      <search class="filters">
         <label class="field field--search">
           <span>Search</span>
           <input
@@ -201,14 +201,17 @@ export function ContentBrowser() {
             )}
           </div>
         </details>
-      </form>
+      </search>
       {error !== undefined && <ErrorNotice error={error} title="The list could not be loaded" />}
-      <p class="count" role="status">
-        {shown === undefined
-          ? 'Loading…'
-          : `${shown.length} ${shown.length === 1 ? 'item' : 'items'}${rows && shown.length !== rows.length ? ` of ${rows.length}` : ''}`}
-        {filters.review && ' (stale in this locale: the default locale changed since they were reviewed)'}
-      </p>
+      <div class="list-status">
+        <p class="count" role="status">
+          {shown === undefined
+            ? 'Loading…'
+            : `${shown.length} ${shown.length === 1 ? 'item' : 'items'}${rows && shown.length !== rows.length ? ` of ${rows.length}` : ''}`}
+          {filters.review && ' (stale in this locale: the default locale changed since they were reviewed)'}
+        </p>
+        <PublicationLegend />
+      </div>
       {shown && shown.length === 0 && (
         <p class="empty">
           Nothing matches. <a href={href('/new', { kind: filters.kind })}>Create one</a> or clear the filters.

@@ -28,33 +28,37 @@ export function ConflictView({ kind, base, mine, theirs, by, busy, onTakeTheirs,
   const myChanges = new Set(changedKeys(base, mine));
   const keys: FieldKey[] = [...new Set([...theirChanges, ...myChanges])];
   return (
-    <section class="conflict" aria-labelledby="conflict-title" role="region">
+    <section class="conflict" aria-labelledby="conflict-title">
       <h2 id="conflict-title">Someone else saved this locale while you were editing</h2>
       <p>
         {by ? `${by} changed it.` : 'It was changed on the server.'} Your changes are kept here and were not saved.
         Compare, then choose.
       </p>
-      <div class="conflict__table" role="table" aria-label="Changed fields">
-        <div role="row" class="conflict__row conflict__row--head">
-          <span role="columnheader">Field</span>
-          <span role="columnheader">On the server now</span>
-          <span role="columnheader">What you typed</span>
-        </div>
-        {keys.map((key) => (
-          <div role="row" class="conflict__row" key={key}>
-            <span role="rowheader" class="conflict__field">
-              {fieldLabel(key, kind)}
-              {theirChanges.has(key) && myChanges.has(key) && <span class="badge badge--warn">both changed</span>}
-            </span>
-            <span role="cell" class={theirChanges.has(key) ? 'conflict__changed' : ''}>
-              {theirChanges.has(key) ? <Value value={fieldValue(theirs, key)} /> : <em class="muted">unchanged</em>}
-            </span>
-            <span role="cell" class={myChanges.has(key) ? 'conflict__changed' : ''}>
-              {myChanges.has(key) ? <Value value={fieldValue(mine, key)} /> : <em class="muted">unchanged</em>}
-            </span>
-          </div>
-        ))}
-      </div>
+      <table class="conflict__table" aria-label="Changed fields">
+        <thead>
+          <tr>
+            <th scope="col">Field</th>
+            <th scope="col">On the server now</th>
+            <th scope="col">What you typed</th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((key) => (
+            <tr key={key}>
+              <th scope="row" class="conflict__field">
+                {fieldLabel(key, kind)}
+                {theirChanges.has(key) && myChanges.has(key) && <span class="badge badge--warn">both changed</span>}
+              </th>
+              <td class={theirChanges.has(key) ? 'conflict__changed' : undefined}>
+                {theirChanges.has(key) ? <Value value={fieldValue(theirs, key)} /> : <em class="muted">unchanged</em>}
+              </td>
+              <td class={myChanges.has(key) ? 'conflict__changed' : undefined}>
+                {myChanges.has(key) ? <Value value={fieldValue(mine, key)} /> : <em class="muted">unchanged</em>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
       <div class="actions">
         <button type="button" class="button button--primary" disabled={busy} onClick={onApplyMine}>
           Apply mine on top of theirs

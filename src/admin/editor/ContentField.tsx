@@ -46,14 +46,14 @@ export function ContentField({ type, isData, body, readOnly, onChange }: Props) 
   }
   return (
     <>
-      <div class="tabs" role="group" aria-label="Content view">
+      <fieldset class="tabs" aria-label="Content view">
         <button type="button" class="tab" aria-pressed={!raw} onClick={() => setRaw(false)}>
           Blocks
         </button>
         <button type="button" class="tab" aria-pressed={raw} onClick={() => setRaw(true)}>
           Raw JSON
         </button>
-      </div>
+      </fieldset>
       {raw ? (
         <>
           <CodeEditor

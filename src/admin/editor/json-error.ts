@@ -74,31 +74,34 @@ export function invalidOffset(text: string): number {
     for (;;) {
       member();
       space();
-      if (text[at] === ',') {
-        at++;
-        space();
-      } else return expect(close);
+      if (text[at] !== ',') {
+        expect(close);
+        return;
+      }
+      at++;
+      space();
     }
   };
   const value = (): void => {
     space();
     const char = text[at];
     if (char === '{') {
-      return list('}', () => {
+      list('}', () => {
         string();
         space();
         expect(':');
         value();
       });
+    } else if (char === '[') list(']', value);
+    else if (char === '"') string();
+    else if (char === 't') word('true');
+    else if (char === 'f') word('false');
+    else if (char === 'n') word('null');
+    else {
+      NUMBER.lastIndex = at;
+      if (!NUMBER.test(text)) fail();
+      at = NUMBER.lastIndex;
     }
-    if (char === '[') return list(']', value);
-    if (char === '"') return string();
-    if (char === 't') return word('true');
-    if (char === 'f') return word('false');
-    if (char === 'n') return word('null');
-    NUMBER.lastIndex = at;
-    if (!NUMBER.test(text)) fail();
-    at = NUMBER.lastIndex;
   };
   try {
     value();

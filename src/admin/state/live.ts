@@ -33,7 +33,8 @@ const REFRESH_DELAY_MS = 250;
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;
 /** A burst of changes (a git pull touching a hundred files) makes one refresh, not a hundred. */
 function changed() {
-  refreshTimer ??= setTimeout(() => {
+  if (refreshTimer !== undefined) return;
+  refreshTimer = setTimeout(() => {
     refreshTimer = undefined;
     changeCount.value++;
   }, REFRESH_DELAY_MS);

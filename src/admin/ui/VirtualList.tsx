@@ -13,7 +13,7 @@ const OVERSCAN = 6;
 
 /** A scrolling list that renders only the rows in view (and a few around), so 10,000 rows stay smooth. */
 export function VirtualList<T>({ items, rowHeight, label, keyOf, children }: Props<T>) {
-  const viewport = useRef<HTMLDivElement>(null);
+  const viewport = useRef<HTMLElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(800);
   useLayoutEffect(() => {
@@ -26,11 +26,11 @@ export function VirtualList<T>({ items, rowHeight, label, keyOf, children }: Pro
   const last = Math.min(items.length, Math.ceil((scrollTop + height) / rowHeight) + OVERSCAN);
   const visible = items.slice(first, last);
   return (
-    <div
+    <section
       class="virtual"
       ref={viewport}
-      role="region"
       aria-label={label}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus so keyboard users can scroll it (WCAG 2.1.1, axe scrollable-region-focusable); only the rows in view exist, so tabbing through them cannot reach the rest
       tabIndex={0}
       onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
     >
@@ -47,6 +47,6 @@ export function VirtualList<T>({ items, rowHeight, label, keyOf, children }: Pro
           </li>
         ))}
       </ul>
-    </div>
+    </section>
   );
 }
