@@ -17,6 +17,7 @@ const MEASURE_IDS = [
   'untranslated',
   'asset-usage',
   'git-status',
+  'review',
   'writes',
   'upload',
   'decap-list',

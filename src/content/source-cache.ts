@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fsErrorCode } from '../errors.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { removeInterruptedWrites, writeFileAtomic } from '../util/atomic-write.js';
 import type { ContentData, Meta } from './types.js';
 
 /** Hidden (so the scan skips it) and git-ignored by its own `.gitignore`: it is a cache, safe to delete. */
@@ -28,8 +28,19 @@ export function createSourceCache(root: string) {
   const folder = path.join(root, SOURCE_CACHE_FOLDER);
   let prepared = false;
   let writesSincePrune = 0;
+  // A process killed mid-write leaves a temporary file beside its target: swept at start, before any new write.
+  const swept = fs
+    .readdir(folder)
+    .then((names) =>
+      removeInterruptedWrites(
+        names.map((name) => path.join(folder, name)),
+        (target) => target.endsWith('.json'),
+      ),
+    )
+    .catch(() => []);
 
   async function prepare() {
+    await swept;
     if (prepared) return;
     await fs.mkdir(folder, { recursive: true });
     await fs.writeFile(path.join(folder, '.gitignore'), '*\n', { flag: 'wx' }).catch((error) => {
