@@ -39,7 +39,7 @@ export async function measureReview({ server, id, runs }) {
   return measuredRow({
     id: 'review',
     measure,
-    floor: { value: null, unit: 'ms', label: '—' },
+    floor: null,
     quire: {
       value: round(p50),
       unit: 'ms',
