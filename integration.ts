@@ -8,17 +8,32 @@ import type { UserOptions } from './src/config/schema.js';
 import { REFRESH_CONTEXT, shareContentRefresh, shareMdxCheck, shareOptions } from './src/config/shared.js';
 import { configPlugin } from './src/config/virtual-module.js';
 import { effectiveAuth } from './src/identity/auth-config.js';
+import { SETTINGS_EVENT, TOOLBAR_APP_ID, type ToolbarSettings } from './src/toolbar/messages.js';
 import { isLoopback } from './src/util/loopback.js';
 
 export type { UserOptions as QuireOptions } from './src/config/schema.js';
 
+/** A quire (folded sheets) for the dev toolbar. */
+const TOOLBAR_ICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M4 5h7a3 3 0 0 1 3 3v11a2 2 0 0 0-2-2H4z"/><path d="M20 5h-3a3 3 0 0 0-3 3v11a2 2 0 0 1 2-2h4z"/></svg>';
+
 /** The Quire integration: `integrations: [quire()]` in astro.config.mjs. */
 export function quire(userOptions?: UserOptions): AstroIntegration {
   let loopbackWritesOnly = false;
+  /** Set when the dev toolbar app is added: what it is told once it starts. */
+  let toolbarSettings: ToolbarSettings | undefined;
   return {
     name: 'astro-quire',
     hooks: {
-      'astro:config:setup': ({ config, command, injectRoute, addMiddleware, updateConfig, logger }) => {
+      'astro:config:setup': ({
+        config,
+        command,
+        injectRoute,
+        addMiddleware,
+        addDevToolbarApp,
+        updateConfig,
+        logger,
+      }) => {
         if (command === 'build' && !config.adapter) {
           throw new Error(
             'astro-quire serves its API on demand, so the site needs a server adapter. ' +
@@ -49,6 +64,15 @@ export function quire(userOptions?: UserOptions): AstroIntegration {
             entrypoint: new URL('./routes/admin.js', import.meta.url),
             prerender: false,
           });
+          if (command === 'dev') {
+            addDevToolbarApp({
+              id: TOOLBAR_APP_ID,
+              name: 'Quire: edit this page',
+              icon: TOOLBAR_ICON,
+              entrypoint: new URL('./src/toolbar/app.js', import.meta.url),
+            });
+            toolbarSettings = { prefix: options.prefix, adminPath: options.admin.path, preview: options.admin.preview };
+          }
         }
         if (options.redirects) {
           addMiddleware({ entrypoint: new URL('./routes/middleware.js', import.meta.url), order: 'pre' });
@@ -66,7 +90,9 @@ export function quire(userOptions?: UserOptions): AstroIntegration {
           );
         }
       },
-      'astro:server:setup': ({ server, refreshContent, logger }) => {
+      'astro:server:setup': ({ server, refreshContent, logger, toolbar }) => {
+        const settings = toolbarSettings;
+        if (settings) toolbar.onAppInitialized(TOOLBAR_APP_ID, () => toolbar.send(SETTINGS_EVENT, settings));
         // Quire's loaders refresh through Astro after a change: Astro then writes its data store at
         // once and sends the open pages a full reload over Vite's HMR channel.
         if (refreshContent)

@@ -9,6 +9,7 @@ import { commitAll, modifyPages } from './lib/git.mjs';
 import { measureColdStart } from './lib/measures/cold-start.mjs';
 import { measureDecap } from './lib/measures/decap.mjs';
 import { measureGitStatus } from './lib/measures/git-status.mjs';
+import { measureListMemory } from './lib/measures/list-memory.mjs';
 import { measureReads } from './lib/measures/reads.mjs';
 import { measureReview } from './lib/measures/review.mjs';
 import { measureUpload, rssMB } from './lib/measures/upload.mjs';
@@ -179,6 +180,10 @@ async function main() {
     };
     log(`   ${server.url} (pid ${server.pid}), index ready`);
     rss('after the index was built');
+
+    phase('distinct lists');
+    measures.push(...[].concat(await attempt('list-memory', 'distinct lists', () => measureListMemory({ server }))));
+    rss('after 1,000 distinct list queries');
 
     phase('reads');
     measures.push(...[].concat(await attempt('reads', 'reads', () => measureReads({ server, catalog, settings }))));

@@ -11,7 +11,19 @@ export default defineConfig({
   output: 'static',
   adapter: node({ mode: 'standalone' }),
   // @astrojs/mdx compiles the MDX pages and fragments: components, expressions, optimised images.
-  integrations: [mdx(), quire()],
+  integrations: [
+    mdx(),
+    quire({
+      // The editor's preview and "edit this page" find pages where src/lib/urls.ts puts them
+      // (sites.json's domains are the production ones, not this one host).
+      admin: {
+        preview: {
+          marketing: '{origin}{localePrefix}{pathname}',
+          docs: '{origin}/docs{localePrefix}{pathname}',
+        },
+      },
+    }),
+  ],
   server: {
     host: '127.0.0.1',
     port: Number(process.env.PORT) || 4321,

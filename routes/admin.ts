@@ -8,4 +8,7 @@ export const prerender = false;
 // The integration injects this route only when the admin is on.
 const handle = createAdminHandler({ ...options, admin: options.admin! });
 
-export const ALL: APIRoute = ({ request }) => handle(request, getServices(options).verifyIdentity);
+export const ALL: APIRoute = ({ request }) => {
+  const services = getServices(options);
+  return handle(request, services.verifyIdentity, services.git.isRepository);
+};

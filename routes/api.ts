@@ -4,10 +4,15 @@ import { getServices } from '../src/services.js';
 
 export const prerender = false;
 
-// The address is read only when asked for: some adapters cannot tell it and throw.
+// The address is read only when asked for, and may be unknown: some adapters cannot tell it and
+// throw (so does `astro dev` for a request that arrives while Vite re-optimizes dependencies).
 export const ALL: APIRoute = (context) =>
   getServices(options).app.fetch(context.request, {
     get clientAddress() {
-      return context.clientAddress;
+      try {
+        return context.clientAddress;
+      } catch {
+        return undefined;
+      }
     },
   });

@@ -20,6 +20,7 @@ function createServices(options: ResolvedOptions) {
     root,
     sites,
     metadataBytes: options.limits.metadataBytes,
+    cacheBytes: options.limits.cacheBytes,
     excluded: [assetsDir],
     feed: events,
   });
@@ -57,7 +58,7 @@ function createServices(options: ResolvedOptions) {
   });
   // In dev the integration already said this at startup; a built server says it when it first serves the API.
   if (options.mode === 'production') console.info(`[astro-quire] ${describeStartup(options, root, auth?.type)}`);
-  return { app, store, sites, verifyIdentity, redirectFor: createRedirectLookup(store, sites) };
+  return { app, store, sites, git, verifyIdentity, redirectFor: createRedirectLookup(store, sites) };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -60,7 +60,13 @@ describe('admin in astro dev (on by default)', () => {
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('no-store');
     const shell = readShell(html);
-    expect(shell.config).toEqual({ basePath: '/__cms', apiPrefix: '/__cms/api', mode: 'dev' });
+    expect(shell.config).toEqual({
+      basePath: '/__cms',
+      apiPrefix: '/__cms/api',
+      mode: 'dev',
+      preview: null,
+      git: false,
+    });
     expect(shell.script).toMatch(/^\/__cms\/assets\/main-[A-Z0-9]+\.js$/);
     expect(shell.styles).toHaveLength(1);
   });
@@ -147,6 +153,10 @@ describe('admin turned off, or moved, in astro dev', () => {
       expect(res.status).toBe(404);
       expect(body).not.toContain('quire-admin-config');
       expect((await fetch(`${server.url}/__cms/api/sites`)).status).toBe(200);
+      // No "edit this page" app in the dev toolbar either: it opens an admin that is not there.
+      const toolbarApps = await (await fetch(`${server.url}/@id/astro:toolbar:internal`)).text();
+      expect(toolbarApps).toContain('loadDevToolbarApps');
+      expect(toolbarApps).not.toContain('"astro-quire"');
     } finally {
       await server.stop();
     }
@@ -164,7 +174,13 @@ describe('admin turned off, or moved, in astro dev', () => {
       const html = await res.text();
       expect(res.status, html).toBe(200);
       const shell = readShell(html);
-      expect(shell.config).toEqual({ basePath: '/desk', apiPrefix: '/__cms/api', mode: 'dev' });
+      expect(shell.config).toEqual({
+        basePath: '/desk',
+        apiPrefix: '/__cms/api',
+        mode: 'dev',
+        preview: null,
+        git: false,
+      });
       expect((await fetch(`${server.url}${shell.script}`)).status).toBe(200);
       expect((await fetch(`${server.url}/__cms`)).status).toBe(404);
     } finally {
@@ -226,7 +242,13 @@ describe('admin in a production build', () => {
       await page.getByRole('heading', { name: /^Welcome/ }).waitFor({ timeout: 15_000 });
       await page.getByText('alice@example.test').waitFor();
       const config = JSON.parse((await page.locator('#quire-admin-config').textContent()) ?? '{}');
-      expect(config).toEqual({ basePath: '/__cms', apiPrefix: '/__cms/api', mode: 'production' });
+      expect(config).toEqual({
+        basePath: '/__cms',
+        apiPrefix: '/__cms/api',
+        mode: 'production',
+        preview: null,
+        git: false,
+      });
       expect(errors()).toEqual([]);
     } finally {
       await context.close();

@@ -11,12 +11,14 @@ import { childEnv, runProcess } from './support/process.js';
  */
 const MEASURE_IDS = [
   'cold-start',
+  'list-memory',
   'read-locale',
   'list-filtered',
   'needs-review',
   'untranslated',
   'asset-usage',
   'git-status',
+  'git-status-stall',
   'review',
   'writes',
   'upload',

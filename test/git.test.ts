@@ -71,6 +71,7 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
       behind: number;
       branch: string;
       remoteConfigured: boolean;
+      files: Array<{ path: string; change: string; item?: Record<string, string>; asset?: string }>;
       problems: Array<{ path: string; reason: string; message: string }>;
     };
   }
@@ -171,6 +172,10 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
       behind: 0,
       branch: 'main',
       remoteConfigured: false,
+      files: [
+        { path: 'content/sites.json', change: 'added' },
+        { path: 'media/logo.svg', change: 'added', asset: 'logo.svg' },
+      ],
       idClashes: [],
       problems: [],
     });
@@ -192,6 +197,12 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
     const current = await status();
     expect(current).toMatchObject({ hasChanges: true, changedFiles: 3 });
     expect(current.changedFiles).toBe(await nativeChangedFiles());
+    // Named by what it is, for an editor: the item, its kind and locale, and its title.
+    expect(current.files.find((file) => file.path === siteFile())).toEqual({
+      path: siteFile(),
+      change: 'added',
+      item: { id: siteId, kind: 'data', collection: 'settings', locale: 'en' },
+    });
   });
 
   it('commits without a message: the first commit, dated default message, default author, only content and assets', async () => {
@@ -223,7 +234,18 @@ describe.each(['dev', 'production'] as const)('git API (%s)', (mode) => {
 
     await updateData(siteId, { title: 'Hello again' });
     await unlink(path.join(repo, 'media/logo.svg'));
-    expect(await status()).toMatchObject({ hasChanges: true, changedFiles: 2 });
+    expect(await status()).toMatchObject({
+      hasChanges: true,
+      changedFiles: 2,
+      files: [
+        {
+          path: siteFile(),
+          change: 'modified',
+          item: { id: siteId, kind: 'data', collection: 'settings', locale: 'en' },
+        },
+        { path: 'media/logo.svg', change: 'deleted', asset: 'logo.svg' },
+      ],
+    });
 
     const result = await commit({ message: 'Edit the site settings' });
     expect(result).toMatchObject({ success: true, summary: '2 files changed' });

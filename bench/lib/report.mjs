@@ -37,6 +37,10 @@ const cell = (text) => String(text).replaceAll('|', '\\|');
 
 /** What each measure does, in a sentence, for the notes under the table. */
 const HOW = {
+  'list-memory':
+    '1,000 distinct valid `GET /content?…` queries (kind × site × type × published × localization × locales, a fixed ' +
+    "pseudo-random order), one after another, right after the index was built; the server's VmRSS is sampled every " +
+    '20 ms. The bound is the RSS before them plus the default answer-cache budget (`limits.cacheBytes`, 64 MB) plus 64 MB.',
   'read-locale':
     'autocannon, 1 connection, rotating over 100 pages × en/de/fr (inherited locales included); the floor rotates over constant bodies of the same sizes.',
   'list-filtered': 'one filtered list; the floor answers a constant body of the same size.',
@@ -54,6 +58,9 @@ const HOW = {
     "on files of the same size in a plain Node process; the ratio is Quire's share of that rate.",
   'git-status':
     'sequential requests against native `git status --porcelain` (spawn to exit) on the content repo with 10 changed files; medians.',
+  'git-status-stall':
+    "`monitorEventLoopDelay` (5 ms resolution) in the server's own process, read and reset by an endpoint of the bench site " +
+    'just before and just after each `GET /git/status` (the first, cold one included); the longest stall seen.',
   upload:
     "a real PNG streamed as multipart from a generator; the server's VmRSS is sampled every 20 ms; growth = peak − before.",
   'decap-list':

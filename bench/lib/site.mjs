@@ -5,6 +5,8 @@ import { childEnv, runProcess, sleep, startProcess } from './processes.mjs';
 
 export const API = '/__cms/api';
 export const FLOOR_PREFIX = '/bench-floor';
+/** The server's longest event-loop stall since the last call to it (then it starts over). */
+export const LOOP_DELAY_PATH = '/bench-loop-delay';
 
 /**
  * The floor of every read: an on-demand endpoint in the same server, behind the same Astro
@@ -25,6 +27,22 @@ export const GET: APIRoute = ({ params }) => {
     body = \`{"p":"\${'x'.repeat(size - 8)}"}\`;
     bodies.set(size, body);
   }
+  return new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+};
+`;
+
+/** monitorEventLoopDelay in the server's own process, read (and reset) by the bench. */
+const LOOP_DELAY_ENDPOINT = `import type { APIRoute } from 'astro';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+export const prerender = false;
+
+const histogram = monitorEventLoopDelay({ resolution: 5 });
+histogram.enable();
+
+export const GET: APIRoute = () => {
+  const body = JSON.stringify({ maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6, samples: histogram.count });
+  histogram.reset();
   return new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8' } });
 };
 `;
@@ -57,6 +75,7 @@ export default defineConfig({
     'src/pages/index.astro': '---\n---\n<html><body><h1>quire bench site</h1></body></html>\n',
     // Not src/pages/__floor/: Astro leaves files and folders whose names start with "_" out of routing.
     [`src/pages${FLOOR_PREFIX}/[size].ts`]: FLOOR_ENDPOINT,
+    [`src/pages${LOOP_DELAY_PATH}.ts`]: LOOP_DELAY_ENDPOINT,
   };
   for (const [relative, text] of Object.entries(files)) {
     await fs.mkdir(path.dirname(path.join(dir, relative)), { recursive: true });

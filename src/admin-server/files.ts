@@ -1,16 +1,12 @@
 import fs from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import mime from 'mime';
+import { packageDistFile } from '../util/package-files.js';
 import type { AdminManifest } from './shell.js';
 
-/**
- * The prebuilt admin (`dist/admin` of the installed package), found from wherever this code runs:
- * the package itself in `astro dev`, or a chunk of the built server, whose node_modules hold the package.
- */
+/** The prebuilt admin (`dist/admin` of the installed package). */
 export function adminFilesDir(): string {
-  const packageJson = createRequire(import.meta.url).resolve('astro-quire/package.json');
-  return path.join(path.dirname(packageJson), 'dist', 'admin');
+  return packageDistFile('admin');
 }
 
 /**

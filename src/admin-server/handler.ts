@@ -16,7 +16,12 @@ export function createAdminHandler(options: ResolvedOptions & { admin: { path: s
   const assetsPrefix = `${basePath}/assets/`;
   let dir: string | undefined;
 
-  return async (request: Request, verifyIdentity: IdentityVerifier): Promise<Response> => {
+  /** `inRepository` tells the app whether to show git's changed-file count (asking a non-repository would answer 400 on every screen). */
+  return async (
+    request: Request,
+    verifyIdentity: IdentityVerifier,
+    inRepository: () => Promise<boolean>,
+  ): Promise<Response> => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return new Response('Method not allowed', {
         status: 405,
@@ -41,7 +46,16 @@ export function createAdminHandler(options: ResolvedOptions & { admin: { path: s
         },
       );
     }
-    const shell = renderShell({ basePath, apiPrefix: options.prefix, mode: options.mode }, manifest);
+    const shell = renderShell(
+      {
+        basePath,
+        apiPrefix: options.prefix,
+        mode: options.mode,
+        preview: options.admin.preview,
+        git: await inRepository(),
+      },
+      manifest,
+    );
     return html(request.method === 'GET' ? shell : '', 200);
   };
 }

@@ -1,3 +1,5 @@
+import type { PreviewOption } from '../sites/preview-url.js';
+
 /** What the package build writes to `dist/admin/manifest.json`: the hashed entry script and its stylesheets. */
 export interface AdminManifest {
   entry: string;
@@ -9,6 +11,10 @@ export interface ShellSettings {
   basePath: string;
   apiPrefix: string;
   mode: 'dev' | 'production';
+  /** The preview URL template (the `admin.preview` option), null for the built-in rule. */
+  preview: PreviewOption;
+  /** Whether the content root is in a git repository. */
+  git: boolean;
 }
 
 const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

@@ -28,6 +28,8 @@ interface Call {
   form?: FormData;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** Bytes of the body sent so far; when given in a browser, the request goes through XMLHttpRequest. */
+  onProgress?: T.UploadProgress;
 }
 
 /** An asset path as the API takes it: without a leading `/`. */
@@ -77,9 +79,35 @@ export function createQuireClient(options: QuireClientOptions) {
     } else if (call.form) {
       body = call.form;
     }
-    const response = await fetchImpl(url, { method: endpoint.method, headers, body, signal: call.signal });
+    const response =
+      call.onProgress && typeof XMLHttpRequest === 'function'
+        ? await sendWithProgress(url, endpoint.method, headers, body, call)
+        : await fetchImpl(url, { method: endpoint.method, headers, body, signal: call.signal });
     if (!response.ok) throw errorFromResponse(response.status, await response.text());
     return response;
+  }
+
+  /** The same request through XMLHttpRequest, the one browser API that reports upload progress. */
+  function sendWithProgress(url: URL, method: string, headers: Headers, body: BodyInit | undefined, call: Call) {
+    return new Promise<Response>((resolve, reject) => {
+      const request = new XMLHttpRequest();
+      request.open(method, url);
+      // The browser sets Origin itself and refuses a script setting it.
+      for (const [name, value] of headers) if (name !== 'origin') request.setRequestHeader(name, value);
+      request.upload.onprogress = (event) =>
+        call.onProgress?.(event.loaded, event.lengthComputable ? event.total : undefined);
+      request.onload = () =>
+        resolve(
+          new Response(request.status === 204 ? null : request.responseText, {
+            status: request.status,
+            headers: { 'content-type': request.getResponseHeader('content-type') ?? '' },
+          }),
+        );
+      request.onerror = () => reject(new TypeError('Network request failed'));
+      request.onabort = () => reject(new DOMException('The upload was aborted.', 'AbortError'));
+      call.signal?.addEventListener('abort', () => request.abort(), { once: true });
+      request.send(body as XMLHttpRequestBodyInit | undefined);
+    });
   }
 
   /** Calls the endpoint; the answer is typed by its declaration's response schema. */
@@ -272,15 +300,19 @@ export function createQuireClient(options: QuireClientOptions) {
         call(API.assets.updateMeta, { params: { path: assetPath(path) }, json: change }),
       delete: (path: string) => call(API.assets.delete, { params: { path: assetPath(path) } }),
       usage: (path: string) => call(API.assets.usage, { params: { path: assetPath(path) } }),
-      /** Uploads a Blob or File (multipart); `fields.filename` names a Blob that has no name. */
-      upload(file: Blob, fields: T.UploadFields = {}) {
+      /**
+       * Uploads a Blob or File (multipart); `fields.filename` names a Blob that has no name. In a
+       * browser, `options.onProgress` is called as the body is sent (where there is no
+       * XMLHttpRequest, as in Node, it is not called).
+       */
+      upload(file: Blob, fields: T.UploadFields = {}, options: T.UploadOptions = {}) {
         const { filename, ...rest } = fields;
         const form = new FormData();
         for (const [name, value] of Object.entries(rest)) {
           if (value !== undefined) form.append(name, Array.isArray(value) ? value.join(',') : String(value));
         }
         form.append('file', file, filename ?? (file as { name?: string }).name ?? 'upload');
-        return call(API.assets.upload, { form });
+        return call(API.assets.upload, { form, onProgress: options.onProgress, signal: options.signal });
       },
       importUrl: (input: T.ImportUrlInput) => call(API.assets.importUrl, { json: input }),
       move: (input: T.AssetMoveInput) => call(API.assets.move, { json: input }),

@@ -55,6 +55,12 @@ export type UploadFields = Omit<In<typeof UploadFieldsSchema>, 'tags'> & {
   tags?: string | readonly string[];
   filename?: string;
 };
+/** Called with the bytes sent so far and, when the browser knows it, the body's size. */
+export type UploadProgress = (loaded: number, total: number | undefined) => void;
+export interface UploadOptions {
+  onProgress?: UploadProgress;
+  signal?: AbortSignal;
+}
 export type ImportUrlInput = In<typeof ImportUrlSchema>;
 export type AssetMetaChange = In<typeof MetaPatchSchema>;
 export type AssetMoveInput = In<typeof MoveSchema>;

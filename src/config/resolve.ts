@@ -1,5 +1,7 @@
 import path from 'node:path';
 import * as v from 'valibot';
+import { DEFAULT_DERIVED_CACHE_BYTES } from '../content/derived-cache.js';
+import type { PreviewOption } from '../sites/preview-url.js';
 import { type AuthOption, type UserOptions, UserOptionsSchema } from './schema.js';
 
 export const DEFAULT_ALLOWED_TYPES = [
@@ -20,7 +22,7 @@ export interface ResolvedOptions {
   contentRootFixed: boolean;
   prefix: string;
   assets: { dir: string; maxBytes: number; allowedTypes: string[] };
-  limits: { metadataBytes: number; jsonBodyBytes: number };
+  limits: { metadataBytes: number; jsonBodyBytes: number; cacheBytes: number };
   auth: AuthOption | null;
   requireIdentity: boolean;
   git: { branch: string | null };
@@ -30,7 +32,7 @@ export interface ResolvedOptions {
   allowedOrigins: string[];
   dev: { allowNetworkWrites: boolean };
   /** Where the admin is served, or null when it is off. */
-  admin: { path: string } | null;
+  admin: { path: string; preview: PreviewOption } | null;
   mode: 'dev' | 'production';
 }
 
@@ -55,7 +57,7 @@ function resolveAdmin(
         `choose an admin path outside it (the API may sit below the admin, but not at ${adminPath}/assets).`,
     );
   }
-  return { path: adminPath };
+  return { path: adminPath, preview: (typeof option === 'object' ? option.preview : undefined) ?? null };
 }
 
 /** Validates user options; the thrown message names each bad option and what is allowed. */
@@ -87,6 +89,7 @@ export function resolveOptions(
     limits: {
       metadataBytes: options.limits?.metadataBytes ?? 64 * 1024,
       jsonBodyBytes: options.limits?.jsonBodyBytes ?? 10 * 1024 * 1024,
+      cacheBytes: options.limits?.cacheBytes ?? DEFAULT_DERIVED_CACHE_BYTES,
     },
     auth: options.auth ?? null,
     requireIdentity: options.requireIdentity ?? context.mode === 'production',

@@ -47,6 +47,11 @@ const urlPath = (example: string) =>
     ),
   );
 
+const PreviewTemplate = v.pipe(
+  v.string(),
+  v.check((value) => value.includes('{pathname}'), 'Expected a URL template containing {pathname}'),
+);
+
 export const UserOptionsSchema = v.strictObject({
   /** Folder of the content, relative to the Astro project root or absolute. @default process.env.CONTENT_PATH, else './content' */
   contentRoot: v.optional(nonEmpty),
@@ -73,6 +78,8 @@ export const UserOptionsSchema = v.strictObject({
       metadataBytes: v.optional(positiveInteger),
       /** Largest JSON request body. @default 10485760 */
       jsonBodyBytes: v.optional(positiveInteger),
+      /** Memory for answers computed from all content (lists, needs-review, untranslated, asset usage, redirects), kept for repeated requests. @default 67108864 (64 MiB) */
+      cacheBytes: v.optional(positiveInteger),
     }),
   ),
   auth: v.optional(AuthOptionSchema),
@@ -112,8 +119,22 @@ export const UserOptionsSchema = v.strictObject({
   /** The in-site admin: `true` at /__cms, `{ path }` elsewhere, `false` for none. @default true in `astro dev`, false in a production build */
   admin: v.optional(
     v.union(
-      [v.boolean(), v.strictObject({ path: v.optional(urlPath('/__cms')) })],
-      'Expected true, false or { path: "/__cms" }',
+      [
+        v.boolean(),
+        v.strictObject({
+          path: v.optional(urlPath('/__cms')),
+          /**
+           * Where the editor's preview pane finds a page: a URL template, or one per site name, with
+           * `{origin}` (the admin's), `{domain}` (the locale's domain from sites.json, else the admin's
+           * origin), `{site}`, `{locale}`, `{localePrefix}` (empty for the site's default locale, else
+           * `/<locale>`) and `{pathname}`. A template, not a function: options are serialized into the built server,
+           * and the admin is a prebuilt browser bundle that could not call the owner's code anyway.
+           * @default the locale's domain + pathname when sites.json gives one, else '{origin}/{locale}{pathname}'
+           */
+          preview: v.optional(v.union([PreviewTemplate, v.record(v.string(), PreviewTemplate)])),
+        }),
+      ],
+      'Expected true, false or { path: "/__cms", preview: "{origin}/{locale}{pathname}" }',
     ),
   ),
 });

@@ -1,45 +1,212 @@
 import type { ItemIndex } from './item-index.js';
+import type { Item } from './types.js';
 
-const MAX_ENTRIES = 256;
+/**
+ * At most this many answers are kept, whatever their size: every write re-checks its item against
+ * each kept selection, so the count bounds what a write costs (many tiny answers fit any budget).
+ */
+const MAX_ENTRIES = 1024;
 
-/** The earliest publishAt/unpublishAt after `now` (Infinity if none): until then, every "published" answer holds. */
-export function nextPublicationChange(index: ItemIndex, now: number): number {
+/** The default budget of everything derived from all items: answers beyond it are recomputed when asked again. */
+export const DEFAULT_DERIVED_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** The earliest publishAt/unpublishAt of an item after `now` (Infinity if none). */
+function itemPublicationChange(item: Item, now: number): number {
   let next = Infinity;
-  for (const item of index.items.values()) {
-    for (const { file } of item.locales.values()) {
-      for (const date of [file.publishAt, file.unpublishAt]) {
-        const at = date ? Date.parse(date) : NaN;
-        if (at > now && at < next) next = at;
-      }
+  for (const { file } of item.locales.values()) {
+    for (const date of [file.publishAt, file.unpublishAt]) {
+      const at = date ? Date.parse(date) : NaN;
+      if (at > now && at < next) next = at;
     }
   }
   return next;
 }
 
-/**
- * Values computed from all items (list answers, redirects, asset usage), each kept until the
- * index changes or a publication date passes; the oldest are dropped past a bound, so any number
- * of distinct queries costs bounded memory.
- */
-export function createDerivedCache(index: ItemIndex) {
-  const entries = new Map<string, { version: number; validUntil: number; value: unknown }>();
-  let boundary = { version: -1, from: 0, at: Infinity };
+/** The earliest publishAt/unpublishAt after `now` (Infinity if none): until then, every "published" answer holds. */
+export function nextPublicationChange(index: ItemIndex, now: number): number {
+  let next = Infinity;
+  for (const item of index.items.values()) next = Math.min(next, itemPublicationChange(item, now));
+  return next;
+}
 
-  function validUntil(now: number): number {
-    if (boundary.version !== index.version || now >= boundary.at || now < boundary.from) {
-      boundary = { version: index.version, from: now, at: nextPublicationChange(index, now) };
-    }
-    return boundary.at;
+// What V8 spends on a value, roughly: object and array headers, a pointer per slot, strings one
+// byte per character when they are Latin-1 (two otherwise). An estimate that errs high is enough
+// for a budget; it is taken once per computed value, which already cost a pass over all items.
+const HEADER_BYTES = 24;
+const SLOT_BYTES = 8;
+const TWO_BYTE = /[^\u0000-\u00ff]/;
+
+/** The approximate heap bytes of a value, counting each object once however often it is referenced. */
+export function approximateBytes(value: unknown, seen = new Set<object>()): number {
+  if (typeof value === 'string') return HEADER_BYTES + value.length * (TWO_BYTE.test(value) ? 2 : 1);
+  if (typeof value !== 'object' || value === null) return SLOT_BYTES;
+  if (seen.has(value)) return 0;
+  seen.add(value);
+  let bytes = HEADER_BYTES;
+  if (value instanceof Map) {
+    for (const [key, entry] of value)
+      bytes += 3 * SLOT_BYTES + approximateBytes(key, seen) + approximateBytes(entry, seen);
+  } else if (value instanceof Set) {
+    for (const entry of value) bytes += 2 * SLOT_BYTES + approximateBytes(entry, seen);
+  } else if (Array.isArray(value)) {
+    for (const entry of value) bytes += SLOT_BYTES + approximateBytes(entry, seen);
+  } else {
+    for (const [key, entry] of Object.entries(value))
+      bytes += SLOT_BYTES + approximateBytes(key, seen) + approximateBytes(entry, seen);
+  }
+  return bytes;
+}
+
+/** Whether an item belongs to a selection, at `now`; it depends on nothing but the item (and what the key names). */
+export type ItemMatcher = (item: Item, now: number) => boolean;
+
+/** A selection of the ID-ordered items: kept as IDs and updated item by item, its answer rendered when asked. */
+interface Selection {
+  matches: ItemMatcher;
+  ids: string[];
+  render: (items: readonly Item[]) => string;
+  answer: string | null;
+}
+
+type Entry = { bytes: number } & ({ value: unknown } | { selection: Selection });
+
+const selectionBytes = (key: string, { ids, answer }: Selection) =>
+  approximateBytes(key) + HEADER_BYTES + SLOT_BYTES * ids.length + (answer === null ? 0 : approximateBytes(answer));
+
+/** Where `id` is, or would go, in the ID-ordered `ids` (the order of `ItemIndex.sorted`). */
+function position(ids: readonly string[], id: string): number {
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (ids[middle]! < id) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * Values computed from all items (list answers, redirects, asset usage), kept until a publication
+ * date passes, within a byte budget: past it the least recently used are dropped, so any number of
+ * distinct queries costs bounded memory. When an item changes, a value computed from all items is
+ * dropped at once, and a selection (a list of items that each match on their own) only re-checks
+ * that item: a write costs the next list one render, not a pass over all items.
+ */
+export function createDerivedCache(index: ItemIndex, budgetBytes = DEFAULT_DERIVED_CACHE_BYTES) {
+  const entries = new Map<string, Entry>();
+  let bytes = 0;
+  /** Until when every kept answer holds (the next publication date); null when nothing is kept. */
+  let boundary: { from: number; at: number } | null = null;
+
+  const clear = () => {
+    entries.clear();
+    bytes = 0;
+    boundary = null;
+  };
+
+  function drop(key: string, entry: Entry) {
+    entries.delete(key);
+    bytes -= entry.bytes;
   }
 
-  return <T>(key: string, compute: () => T): T => {
+  function resize(key: string, entry: Entry, size: number) {
+    bytes += size - entry.bytes;
+    entry.bytes = size;
+    if (size > budgetBytes) drop(key, entry);
+    for (const [oldest, other] of entries) {
+      if (bytes <= budgetBytes && entries.size <= MAX_ENTRIES) break;
+      drop(oldest, other);
+    }
+  }
+
+  index.onChange((id) => {
+    if (entries.size === 0) return;
+    const item = index.get(id);
     const now = Date.now();
-    const cached = entries.get(key);
-    if (cached && cached.version === index.version && now < cached.validUntil) return cached.value as T;
+    if (boundary && item) boundary.at = Math.min(boundary.at, itemPublicationChange(item, now));
+    for (const [key, entry] of entries) {
+      if (!('selection' in entry)) {
+        drop(key, entry);
+        continue;
+      }
+      const { selection } = entry;
+      const at = position(selection.ids, id);
+      const listed = selection.ids[at] === id;
+      const belongs = item !== undefined && selection.matches(item, now);
+      if (belongs && !listed) selection.ids.splice(at, 0, id);
+      else if (!belongs && listed) selection.ids.splice(at, 1);
+      // Its manifest may have changed even when it stays.
+      if (belongs || listed) {
+        selection.answer = null;
+        resize(key, entry, selectionBytes(key, selection));
+      }
+    }
+  });
+
+  /** Drops every answer once a publication date passed (or the clock went back): none of them still holds. */
+  function checkBoundary(now: number) {
+    if (boundary && (now >= boundary.at || now < boundary.from)) clear();
+    boundary ??= { from: now, at: nextPublicationChange(index, now) };
+  }
+
+  /** The entry under `key`, moved to the most recently used end. */
+  function touch(key: string): Entry | undefined {
+    const entry = entries.get(key);
+    if (entry) {
+      entries.delete(key);
+      entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  function get<T>(key: string, compute: () => T): T {
+    checkBoundary(Date.now());
+    const cached = touch(key);
+    if (cached && 'value' in cached) return cached.value as T;
     const value = compute();
-    entries.delete(key);
-    entries.set(key, { version: index.version, validUntil: validUntil(now), value });
-    if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+    // A value larger than the whole budget is answered but not kept: it would push out everything else.
+    const entry = { value, bytes: 0 };
+    entries.set(key, entry);
+    resize(key, entry, approximateBytes(key) + approximateBytes(value));
     return value;
+  }
+
+  /** The answer for the items that match (`matcher` is made once per entry), in ID order, rendered by `render` and kept as their IDs. */
+  function selection(key: string, matcher: () => ItemMatcher, render: (items: readonly Item[]) => string): string {
+    const now = Date.now();
+    checkBoundary(now);
+    let entry = touch(key);
+    if (!entry || !('selection' in entry)) {
+      const matches = matcher();
+      const ids = index
+        .sorted()
+        .filter((item) => matches(item, now))
+        .map((item) => item.id);
+      entry = { selection: { matches, ids, render, answer: null }, bytes: 0 };
+      entries.set(key, entry);
+    }
+    const { selection } = entry;
+    if (selection.answer === null) {
+      const answer = selection.render(selection.ids.map((id) => index.get(id)!));
+      selection.answer = answer;
+      resize(key, entry, selectionBytes(key, selection));
+      return answer;
+    }
+    return selection.answer;
+  }
+
+  return {
+    get,
+    selection,
+    /** The estimated bytes of the values kept now. */
+    get bytes() {
+      return bytes;
+    },
+    /** How many values are kept now. */
+    get size() {
+      return entries.size;
+    },
   };
 }
+
+export type DerivedCache = ReturnType<typeof createDerivedCache>;

@@ -12,7 +12,7 @@ export interface ListFilters {
 }
 
 /** Published at `now`: publishAt unset or reached, and unpublishAt unset or not yet reached. */
-export function isPublished(file: LocaleFile, now: number): boolean {
+export function isPublished(file: Pick<LocaleFile, 'publishAt' | 'unpublishAt'>, now: number): boolean {
   return (
     (!file.publishAt || Date.parse(file.publishAt) <= now) && (!file.unpublishAt || Date.parse(file.unpublishAt) > now)
   );

@@ -54,23 +54,23 @@ export class ItemIndex {
   readonly #hidden = new Map<string, Map<string, HiddenClaim>>();
   /** Bumped on every change, so values derived from all items know when to recompute. */
   version = 0;
-  readonly #listeners = new Set<() => void>();
+  readonly #listeners = new Set<(id: string) => void>();
   /** Items in ID order; dropped only when an item comes or goes, not on every edit. */
   #sorted: Item[] | null = null;
 
   /**
-   * Calls `listener` after every change, synchronously (several times for one write that touches
-   * several records): for a reader that mirrors the index, such as the content loader in dev.
-   * Returns the function that stops the calls.
+   * Calls `listener` with the changed item's ID after every change, synchronously (several times
+   * for one write that touches several records): for a reader that mirrors the index, such as the
+   * content loader in dev. Returns the function that stops the calls.
    */
-  onChange(listener: () => void): () => void {
+  onChange(listener: (id: string) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
 
-  #changed(): void {
+  #changed(id: string): void {
     this.version++;
-    for (const listener of this.#listeners) listener();
+    for (const listener of this.#listeners) listener(id);
   }
 
   get(id: string): Item | undefined {
@@ -122,7 +122,7 @@ export class ItemIndex {
     if (!item || !stored || (path && stored.path !== path)) return false;
     item.locales.delete(locale);
     this.#manifests.delete(id);
-    this.#changed();
+    this.#changed(id);
     if (item.locales.size > 0) return true;
     this.#drop(id);
     const claims = [...(this.#hidden.get(id)?.values() ?? [])];
@@ -159,14 +159,14 @@ export class ItemIndex {
     }
     item.locales.set(locale, stored);
     this.#manifests.delete(id);
-    this.#changed();
+    this.#changed(id);
   }
 
   #drop(id: string): void {
     this.items.delete(id);
     this.#manifests.delete(id);
     this.#sorted = null;
-    this.#changed();
+    this.#changed(id);
   }
 
   #hide(id: string, claim: HiddenClaim): void {

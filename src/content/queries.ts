@@ -2,7 +2,7 @@ import { QuireError } from '../errors.js';
 import { computeRedirectIndex } from '../sites/redirects.js';
 import { requireSite, type SitesSource } from '../sites/sites-config.js';
 import { RESERVED_SITE_NAMES } from '../sites/sites-schema.js';
-import { untranslated } from '../sites/untranslated.js';
+import { isUntranslated } from '../sites/untranslated.js';
 import type { ListFilters } from './filters.js';
 import { findFragment, fragmentsInScope } from './fragment-scope.js';
 import { findNamed } from './names.js';
@@ -118,8 +118,8 @@ export function createContentQueries(store: ContentStore, sites: SitesSource) {
       const { excludeSites, includeUnpublished } = options;
       return store.selectionJson(
         `untranslated:${targetLocale}:${excludeSites.join(',')}:${includeUnpublished}`,
-        (items) =>
-          untranslated(items, sites.get(), targetLocale, { excludeSites, includeUnpublished, now: Date.now() }),
+        (config) => (item, now) =>
+          isUntranslated(item, config, targetLocale, { excludeSites, includeUnpublished, now }),
       );
     },
   };

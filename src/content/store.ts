@@ -8,7 +8,7 @@ import { leadsOutside, writeFileAtomic } from '../util/atomic-write.js';
 import { signatureOf } from '../util/file-signature.js';
 import { KeyedLock } from '../util/keyed-lock.js';
 import { WriteGate } from '../util/write-gate.js';
-import { createDerivedCache } from './derived-cache.js';
+import { createDerivedCache, type ItemMatcher } from './derived-cache.js';
 import { canonicalJson, contentEtagOf } from './etag.js';
 import { serializeLocaleFile } from './files.js';
 import { type ListFilters, matchesFilters } from './filters.js';
@@ -16,12 +16,19 @@ import { idBase, uniqueId } from './ids.js';
 import { type IdClash, ItemIndex } from './item-index.js';
 import { applyLocaleUpdate, type DateInput, type LocaleUpdate, mergeMeta } from './locale-update.js';
 import { findNamed } from './names.js';
-import { localeFilePath } from './paths.js';
+import { localeFilePath, parseContentPath } from './paths.js';
 import { type ContentProblem, computeProblems } from './problems.js';
 import { createSourceCache } from './source-cache.js';
 import { createIndexSync, storedLocale } from './sync.js';
 import type { ContentData, ContentType, Item, ItemHome, Kind, LocaleFile, Meta } from './types.js';
 import { currentEtag, effectiveContent, entryOf, hasSourceChanged, isStale, localizedEntryOf } from './views.js';
+
+/** What a content file is, for naming it to an editor (the git panel). */
+export interface ContentFileSubject extends ItemHome {
+  id: string;
+  locale: string;
+  title?: string;
+}
 
 export interface CreateInput {
   kind: Kind;
@@ -64,6 +71,8 @@ export interface StoreOptions {
   excluded: string[];
   /** Where every change to the content is announced: the store's own writes and changes seen on disk. */
   feed: ChangeFeed;
+  /** The byte budget of the answers kept for repeated lists and site-wide views. @default 64 MiB */
+  cacheBytes?: number;
 }
 
 /** How long file events settle before the index catches up on its own, while someone listens for changes. */
@@ -121,7 +130,7 @@ export function createContentStore(options: StoreOptions) {
       }
     }
   }
-  const cached = createDerivedCache(index);
+  const cache = createDerivedCache(index, options.cacheBytes);
   // A selection may depend on sites.json (expected locales), so its cache key names the configuration read.
   const configKeys = new WeakMap<SitesConfig, string>();
   const keyConfig = (config: SitesConfig) => {
@@ -279,31 +288,39 @@ export function createContentStore(options: StoreOptions) {
 
   // ---- reads ----
 
+  const listMatcher =
+    (filters: ListFilters) =>
+    (config: SitesConfig): ItemMatcher =>
+    (item, now) =>
+      matchesFilters(item, filters, filters.localization ? expectedLocales(item, config) : [], now);
+
   function filterItems(filters: ListFilters): Item[] {
+    const matches = listMatcher(filters)(sites.get());
     const now = Date.now();
-    const config = filters.localization ? sites.get() : undefined;
-    return index
-      .sorted()
-      .filter((item) => matchesFilters(item, filters, config ? expectedLocales(item, config) : [], now));
+    return index.sorted().filter((item) => matches(item, now));
   }
 
-  function staleItems(locale: string, kind?: Kind, customized = false): Item[] {
-    return index.sorted().filter((item) => {
+  const staleMatcher =
+    (locale: string, kind?: Kind, customized = false) =>
+    (): ItemMatcher =>
+    (item) => {
       const stored = item.locales.get(locale);
       if ((kind && item.kind !== kind) || stored === undefined) return false;
       return isStale(item, stored) || (customized && hasSourceChanged(item, stored));
-    });
-  }
+    };
 
   /**
-   * `{ items, total }` of a selection of the ID-ordered items, as (ASCII-only) JSON, cached under `key`
-   * until the content, sites.json or a publication date changes (so a repeated list costs a lookup).
+   * `{ items, total }` of the ID-ordered items that match, as (ASCII-only) JSON, cached under `key`
+   * until sites.json or a publication date changes, and updated item by item as items change (so
+   * a repeated list costs a lookup, and the first one after a write one render).
    */
-  async function selectionJson(key: string, select: (sorted: readonly Item[]) => readonly Item[]): Promise<string> {
+  async function selectionJson(key: string, matcherFor: (config: SitesConfig) => ItemMatcher): Promise<string> {
     await sync.fresh();
     const config = sites.get();
-    return cached(`${key}\0${configKeys.get(config) ?? keyConfig(config)}`, () =>
-      manifestListJson(select(index.sorted())),
+    return cache.selection(
+      `${key}\0${configKeys.get(config) ?? keyConfig(config)}`,
+      () => matcherFor(config),
+      manifestListJson,
     );
   }
 
@@ -438,7 +455,7 @@ export function createContentStore(options: StoreOptions) {
   /** A value computed from all items, recomputed only after the index changed (or a publication date passed). */
   async function derived<T>(key: string, compute: (items: Iterable<Item>) => T): Promise<T> {
     await sync.fresh();
-    return cached(`derived:${key}`, () => compute(index.items.values()));
+    return cache.get(`derived:${key}`, () => compute(index.items.values()));
   }
 
   return {
@@ -486,12 +503,12 @@ export function createContentStore(options: StoreOptions) {
     },
 
     /** `{ items, total }` of the items matching the filters, as JSON, cached per query. */
-    listJson: (filters: ListFilters) => selectionJson(`list:${canonicalJson(filters)}`, () => filterItems(filters)),
+    listJson: (filters: ListFilters) => selectionJson(`list:${canonicalJson(filters)}`, listMatcher(filters)),
 
     /** `{ items, total }` of the items whose `locale` is stale, as JSON, cached per query. */
     /** With `customized`, the customized locales whose source changed since count too. */
     needsReviewJson: (locale: string, kind?: Kind, customized = false) =>
-      selectionJson(`needs-review:${locale}:${kind ?? ''}:${customized}`, () => staleItems(locale, kind, customized)),
+      selectionJson(`needs-review:${locale}:${kind ?? ''}:${customized}`, staleMatcher(locale, kind, customized)),
 
     selectionJson,
 
@@ -651,6 +668,27 @@ export function createContentStore(options: StoreOptions) {
       return index
         .clashes()
         .map(({ id, served, ignored }) => ({ id, served: served.map(relative), ignored: ignored.map(relative) }));
+    },
+
+    /**
+     * The item and locale a file (its path relative to the content root, `/`-separated) belongs
+     * to, with the locale's title when it is stored (a deleted file has none); undefined for
+     * anything that is not a content file.
+     */
+    async describeFile(relative: string): Promise<ContentFileSubject | undefined> {
+      const parsed = parseContentPath(relative.split('/').join(path.sep));
+      if (!parsed) return undefined;
+      await sync.fresh();
+      const { id, locale, kind, site, collection } = parsed;
+      const title = index.get(id)?.locales.get(locale)?.file.meta.title;
+      return {
+        id,
+        kind,
+        ...(site !== undefined && { site }),
+        collection,
+        locale,
+        ...(typeof title === 'string' && { title }),
+      };
     },
 
     /** Runs a write that is not a content write (an upload) so that git tasks wait for it too. */

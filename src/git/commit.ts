@@ -2,9 +2,9 @@ import git from 'isomorphic-git';
 import { type Signature, stamped } from './author.js';
 import { at, type GitRepo, resolveOrNull, treeOf } from './repository.js';
 import { readIndexEntries } from './stage.js';
+import { changedFilesOffThread } from './status-thread.js';
 import { TreeEditor } from './tree-editor.js';
 import { sameEntry } from './tree-entries.js';
-import { changedFiles } from './worktree-status.js';
 
 export interface CommitResult {
   /** The new commit's full SHA, or null when there was nothing to commit. */
@@ -32,10 +32,10 @@ export async function commitScope(
   options: { message?: string; author: Signature; now?: Date },
 ): Promise<CommitResult> {
   const now = options.now ?? new Date();
-  const files = await changedFiles(repo);
+  const files = await changedFilesOffThread(repo);
   const paths = files.map((file) => file.path);
-  const present = files.filter((file) => !file.deleted).map((file) => file.path);
-  const deleted = files.filter((file) => file.deleted).map((file) => file.path);
+  const present = files.filter((file) => file.change !== 'deleted').map((file) => file.path);
+  const deleted = files.filter((file) => file.change === 'deleted').map((file) => file.path);
   if (present.length > 0) await git.add({ ...at(repo), filepath: present });
   for (const filepath of deleted) await git.remove({ ...at(repo), filepath });
 

@@ -83,7 +83,7 @@ async function findGitDir(start: string): Promise<{ dir: string; gitdir: string 
 }
 
 /** `target` relative to `dir` in POSIX form ('.' for `dir` itself), or null when it lies outside. */
-function relativeInside(dir: string, target: string): string | null {
+export function relativeInside(dir: string, target: string): string | null {
   const relative = path.relative(dir, target);
   if (relative === '') return '.';
   if (relative.startsWith('..') || path.isAbsolute(relative)) return null;
@@ -91,7 +91,7 @@ function relativeInside(dir: string, target: string): string | null {
 }
 
 /** The real path of the nearest existing ancestor, with the rest appended (the assets dir may not exist yet). */
-async function realpathLoose(target: string): Promise<string> {
+export async function realpathLoose(target: string): Promise<string> {
   const resolved = path.resolve(target);
   const real = await fs.promises.realpath(resolved).catch(() => null);
   if (real) return real;

@@ -53,10 +53,17 @@ export function createGitService(options: GitServiceOptions) {
   };
 
   return {
+    /** Whether the content root is inside a repository git can work with (without reading its status). */
+    isRepository: (): Promise<boolean> =>
+      open().then(
+        () => true,
+        () => false,
+      ),
+
     status: (): Promise<GitStatus> =>
       serial(() =>
         translated('GIT_STATUS_FAILED', 'status', async () => {
-          return readStatus(await open(), remoteBranch());
+          return readStatus(await open(), remoteBranch(), options);
         }),
       ),
 

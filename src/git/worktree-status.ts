@@ -7,7 +7,7 @@ import { at, type GitRepo, inScope, resolveOrNull, treeOf } from './repository.j
 /** A path under the scopes whose working file differs from HEAD. */
 export interface ChangedFile {
   path: string;
-  deleted: boolean;
+  change: 'added' | 'modified' | 'deleted';
 }
 
 interface IndexEntry {
@@ -41,9 +41,9 @@ export async function changedFiles(repo: GitRepo): Promise<ChangedFile[]> {
     const workOid = workingOid(repo.dir, filepath, index);
     if (headOid === workOid) continue;
     if (headOid === undefined && (await git.isIgnored({ ...at(repo), filepath }))) continue;
-    changed.push({ path: filepath, deleted: false });
+    changed.push({ path: filepath, change: headOid === undefined ? 'added' : 'modified' });
   }
-  for (const filepath of head.keys()) if (!seen.has(filepath)) changed.push({ path: filepath, deleted: true });
+  for (const filepath of head.keys()) if (!seen.has(filepath)) changed.push({ path: filepath, change: 'deleted' });
   return changed.sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 

@@ -9,26 +9,19 @@ export interface UntranslatedOptions {
 }
 
 /**
- * Items that lack `locale` although their scope has it: pages (and site fragments) of sites that
- * list the locale, global fragments and data entries when `globalLocales` does. Items with no
+ * Whether an item lacks `locale` although its scope has it: pages (and site fragments) of sites
+ * that list the locale, global fragments and data entries when `globalLocales` does. Items with no
  * published locale only when asked for.
  */
-export function untranslated(
-  items: readonly Item[],
-  config: SitesConfig,
-  locale: string,
-  options: UntranslatedOptions,
-): Item[] {
-  return items.filter((item) => {
-    if (item.locales.has(locale)) return false;
-    if (item.site !== undefined) {
-      if (options.excludeSites.includes(item.site) || !siteNamed(config, item.site)?.locales.includes(locale))
-        return false;
-    } else if (!config.globalLocales.includes(locale)) {
+export function isUntranslated(item: Item, config: SitesConfig, locale: string, options: UntranslatedOptions): boolean {
+  if (item.locales.has(locale)) return false;
+  if (item.site !== undefined) {
+    if (options.excludeSites.includes(item.site) || !siteNamed(config, item.site)?.locales.includes(locale))
       return false;
-    }
-    return (
-      options.includeUnpublished || [...item.locales.values()].some((stored) => isPublished(stored.file, options.now))
-    );
-  });
+  } else if (!config.globalLocales.includes(locale)) {
+    return false;
+  }
+  return (
+    options.includeUnpublished || [...item.locales.values()].some((stored) => isPublished(stored.file, options.now))
+  );
 }

@@ -1,4 +1,6 @@
 import { useState } from 'preact/hooks';
+import { AssetPicker } from '../media/AssetPicker.js';
+import { holdsAsset } from '../media/asset-fields.js';
 
 interface Block {
   type: string;
@@ -54,6 +56,9 @@ function PropField({
           />
         ) : (
           <input id={id} value={value} readOnly={readOnly} onInput={(event) => onChange(event.currentTarget.value)} />
+        )}
+        {holdsAsset(name, value) && (
+          <AssetPicker field={name} disabled={readOnly} onChoose={(asset) => onChange(asset.url)} />
         )}
       </div>
     );

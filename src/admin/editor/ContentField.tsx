@@ -1,4 +1,7 @@
 import { useState } from 'preact/hooks';
+import type { AssetEntry } from '../../client/index.js';
+import { AssetPicker } from '../media/AssetPicker.js';
+import { markdownImage } from '../media/asset-fields.js';
 import { BlockList } from './BlockList.js';
 import { CodeEditor } from './CodeEditor.js';
 import type { ItemType } from './fields.js';
@@ -25,8 +28,16 @@ function JsonProblem({ body }: { body: string }) {
 export function ContentField({ type, isData, body, readOnly, onChange }: Props) {
   const [raw, setRaw] = useState(false);
   if (type === 'mdx') {
+    // Appended at the end: the editor's cursor is CodeMirror's, and the image is easy to move from there.
+    const insertImage = (asset: AssetEntry) =>
+      onChange(`${body.replace(/\n*$/, '')}\n\n${markdownImage(asset.alt, asset.url)}\n`);
     return (
-      <CodeEditor value={body} onChange={onChange} language="markdown" label="Content (MDX)" readOnly={readOnly} />
+      <>
+        <div class="actions">
+          <AssetPicker field="the content" label="Insert image" disabled={readOnly} onChoose={insertImage} />
+        </div>
+        <CodeEditor value={body} onChange={onChange} language="markdown" label="Content (MDX)" readOnly={readOnly} />
+      </>
     );
   }
   if (type === 'json') {

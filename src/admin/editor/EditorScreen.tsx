@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type ContentEntry, type LocaleRecord, NotFoundError, StaleWriteError } from '../../client/index.js';
 import { inheritanceOf } from '../content/status.js';
+import { PreviewPane } from '../preview/PreviewPane.js';
 import { clearDraft, readDraft, writeDraft } from '../state/drafts.js';
 import { type ContentEvent, isForeign, lastContentEvent, ownWrite } from '../state/live.js';
 import { editorHref, href, navigate, setLeaveGuard } from '../state/router.js';
@@ -447,6 +448,8 @@ export function EditorScreen({ id, locale }: { id: string; locale: string }) {
               </span>
             </div>
           </form>
+
+          <PreviewPane entry={entry} locale={locale} version={record.modified} />
 
           <DangerZone
             entry={entry}

@@ -1,4 +1,6 @@
 import { useState } from 'preact/hooks';
+import { AssetPicker } from '../media/AssetPicker.js';
+import { holdsAsset } from '../media/asset-fields.js';
 import { KNOWN_META } from './fields.js';
 
 interface Props {
@@ -41,6 +43,7 @@ export function MetaForm({ meta, onChange }: Props) {
                 {key}
               </label>
               <input id={`meta-${key}`} value={meta[key]} onInput={(event) => set(key, event.currentTarget.value)} />
+              {holdsAsset(key, meta[key]) && <AssetPicker field={key} onChoose={(asset) => set(key, asset.url)} />}
               <button
                 type="button"
                 class="button button--small"

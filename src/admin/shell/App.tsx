@@ -1,6 +1,8 @@
 import { ContentBrowser } from '../content/ContentBrowser.js';
 import { CreateScreen } from '../create/CreateScreen.js';
 import { EditorScreen } from '../editor/EditorScreen.js';
+import { GitScreen } from '../git/GitScreen.js';
+import { MediaScreen } from '../media/MediaScreen.js';
 import { ReviewScreen } from '../review/ReviewScreen.js';
 import { href, route } from '../state/router.js';
 import { sites, startError } from '../state/session.js';
@@ -26,6 +28,10 @@ function Screen() {
       return <CreateScreen />;
     case 'review':
       return <ReviewScreen query={current.query} />;
+    case 'media':
+      return <MediaScreen folder={current.folder} />;
+    case 'git':
+      return <GitScreen />;
     default:
       return (
         <section class="screen">

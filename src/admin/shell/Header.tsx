@@ -1,3 +1,4 @@
+import { GitBadge } from '../git/GitBadge.js';
 import { liveStatus } from '../state/live.js';
 import { editorHref, href, navigate, route } from '../state/router.js';
 import {
@@ -57,6 +58,13 @@ export function Header() {
         </a>
         <a href={href('/review')} aria-current={screen === 'review' ? 'page' : undefined}>
           Review
+        </a>
+        <a href={href('/media')} aria-current={screen === 'media' ? 'page' : undefined}>
+          Media
+        </a>
+        <a href={href('/git')} aria-current={screen === 'git' ? 'page' : undefined}>
+          Git
+          <GitBadge />
         </a>
         <a href="/">View site</a>
       </nav>

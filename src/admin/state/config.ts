@@ -1,3 +1,5 @@
+import type { PreviewOption } from '../../sites/preview-url.js';
+
 /** What the shell page tells the app (the JSON in `#quire-admin-config`). */
 export interface AdminConfig {
   /** Where the admin lives, e.g. `/__cms`. */
@@ -5,6 +7,10 @@ export interface AdminConfig {
   /** Where the API lives, e.g. `/__cms/api`. */
   apiPrefix: string;
   mode: 'dev' | 'production';
+  /** The `admin.preview` URL template, null for the built-in rule (see `previewUrl`). */
+  preview: PreviewOption;
+  /** Whether the content root was in a git repository when the page loaded (the badge asks git only then). */
+  git: boolean;
 }
 
 export function readConfig(): AdminConfig {
@@ -14,5 +20,7 @@ export function readConfig(): AdminConfig {
     basePath: (given.basePath ?? '/__cms').replace(/\/+$/, ''),
     apiPrefix: given.apiPrefix ?? '/__cms/api',
     mode: given.mode === 'production' ? 'production' : 'dev',
+    preview: given.preview ?? null,
+    git: given.git ?? true,
   };
 }

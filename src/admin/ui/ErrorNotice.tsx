@@ -12,6 +12,10 @@ const NEXT_STEP: Partial<Record<string, string>> = {
   WRITE_ERROR: 'The server could not write the file. Your changes are still here; try again.',
   INVALID_REQUEST: 'Check the fields named above and try again.',
   MISSING_REQUIRED_FIELD: 'Fill in the fields named above and try again.',
+  ASSET_TOO_LARGE: 'Make the file smaller (or ask the site owner to raise the limit), then upload it again.',
+  ASSET_INVALID_FORMAT: 'Save it in one of the allowed formats, then upload it again.',
+  ASSET_UPLOAD_FAILED:
+    'Only files on the public internet can be imported: the server refuses local and private addresses so that it cannot be used to reach machines behind it. Download the file and upload it instead.',
   NETWORK: 'Check that the dev server is running, then try again. Your changes are still here.',
 };
 

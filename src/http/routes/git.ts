@@ -1,5 +1,6 @@
 import type { ContentStore } from '../../content/store.js';
 import type { GitService } from '../../git/service.js';
+import type { StatusFile } from '../../git/status.js';
 import type { API } from '../endpoints.js';
 import type { AreaHandlers } from '../register.js';
 
@@ -10,8 +11,19 @@ import type { AreaHandlers } from '../register.js';
  */
 export function gitHandlers(git: GitService, store: ContentStore): AreaHandlers<typeof API.git> {
   const findings = async () => ({ idClashes: await store.idClashes(), problems: await store.problems() });
+  /** Each changed file named by what it is: the item and locale of a content file, the path of an asset. */
+  const named = (files: StatusFile[]) =>
+    Promise.all(
+      files.map(async ({ path, change, contentFile, asset }) => {
+        const item = contentFile === undefined ? undefined : await store.describeFile(contentFile);
+        return { path, change, ...(item && { item }), ...(asset !== undefined && { asset }) };
+      }),
+    );
   return {
-    status: async (_, c) => c.json({ ...(await git.status()), ...(await findings()) }),
+    status: async (_, c) => {
+      const { files, ...status } = await git.status();
+      return c.json({ ...status, files: await named(files), ...(await findings()) });
+    },
     commit: async ({ body }, c) => c.json({ success: true, ...(await git.commit(body.message, c.get('identity'))) }),
     push: async (_, c) => c.json({ success: true, ...(await git.push()) }),
     pull: async (_, c) => {

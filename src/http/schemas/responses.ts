@@ -195,6 +195,27 @@ const ProblemsField = v.pipe(
   v.description('What is wrong with the stored files now; empty when nothing is'),
 );
 
+const ChangedFileSchema = v.strictObject({
+  path: v.pipe(v.string(), v.description('Relative to the repository')),
+  change: v.picklist(['added', 'modified', 'deleted']),
+  item: v.optional(
+    v.pipe(
+      v.strictObject({
+        id: v.string(),
+        kind: v.picklist(KINDS),
+        site: v.optional(v.string()),
+        collection: v.string(),
+        locale: v.string(),
+        title: v.optional(v.pipe(v.string(), v.description("The locale's meta.title; absent for a deleted file"))),
+      }),
+      v.description('The item and locale the file holds, for a content file'),
+    ),
+  ),
+  asset: v.optional(
+    v.pipe(v.string(), v.description('The path under the assets folder, for a file in it (a manifest included)')),
+  ),
+});
+
 export const GitStatusSchema = v.strictObject({
   isRepo: v.boolean(),
   hasChanges: v.boolean(),
@@ -203,6 +224,10 @@ export const GitStatusSchema = v.strictObject({
   behind: v.number(),
   branch: v.string(),
   remoteConfigured: v.boolean(),
+  files: v.pipe(
+    v.array(ChangedFileSchema),
+    v.description('The changed files under the content root and assets folder'),
+  ),
   idClashes: IdClashesSchema,
   problems: ProblemsField,
 });
