@@ -12,12 +12,14 @@ import { measureDecap } from './lib/measures/decap.mjs';
 import { measureGitStatus } from './lib/measures/git-status.mjs';
 import { measureListMemory } from './lib/measures/list-memory.mjs';
 import { measureReads } from './lib/measures/reads.mjs';
+import { measureReview } from './lib/measures/review.mjs';
 import { measureUpload, rssMB } from './lib/measures/upload.mjs';
 import { measureWrites } from './lib/measures/writes.mjs';
 import { preparePackage } from './lib/package.mjs';
 import { killAll } from './lib/processes.mjs';
 import { counter, log, phase } from './lib/progress.mjs';
 import { machineFacts, renderMarkdown, writeResults } from './lib/report.mjs';
+import { addReviewHistory, REVIEW_HISTORY_COMMITS } from './lib/review-history.mjs';
 import { failedRow, probe, target } from './lib/rows.mjs';
 import { API, buildSite, createBenchSite, startServer } from './lib/site.mjs';
 
@@ -78,6 +80,9 @@ function options() {
 }
 
 /** Removes the folders of earlier runs whose process is gone. */
+/** Timed review answers after the first (which walks the history). */
+const REVIEW_RUNS = 30;
+
 async function removeFinishedRuns() {
   for (const entry of await fs.readdir(RUNS_DIR).catch(() => [])) {
     const pid = Number(entry);
@@ -140,6 +145,8 @@ async function main() {
 
   phase('git repository');
   await commitAll(contentRoot);
+  const reviewId = await addReviewHistory(contentRoot, catalog, pkg.dir);
+  log(`   ${REVIEW_HISTORY_COMMITS} commits of history for ${reviewId}`);
   const modified = await modifyPages(contentRoot, catalog, GIT_CHANGES);
   log(`   one commit, then ${modified.length} files changed`);
 
@@ -192,6 +199,10 @@ async function main() {
       ),
     );
     rss('after git status');
+    phase('review');
+    measures.push(
+      ...[].concat(await attempt('review', 'review', () => measureReview({ server, id: reviewId, runs: REVIEW_RUNS }))),
+    );
     phase('writes');
     measures.push(
       ...[].concat(

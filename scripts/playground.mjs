@@ -80,15 +80,28 @@ if (!fs.existsSync(workingContent)) {
 }
 
 /** Makes the working copy its own repository with the samples as the first commit. */
+/**
+ * The sample content as a repository of its own. Earlier versions of some sample files
+ * (playground/history, same paths) are committed first, so the review desk can show a translator
+ * what changed since their translation was reviewed (the German "about" page).
+ */
 async function commitSamples(dir) {
   const { default: git } = await import('isomorphic-git');
+  const author = { name: 'Quire playground', email: 'playground@localhost' };
   await git.init({ fs, dir, defaultBranch: 'main' });
+  const history = path.join(playgroundRoot, 'history');
+  if (fs.existsSync(history)) {
+    fs.cpSync(history, dir, { recursive: true });
+    await git.add({ fs, dir, filepath: '.' });
+    await git.commit({ fs, dir, message: 'Earlier sample content', author });
+    fs.cpSync(sampleContent, dir, { recursive: true });
+  }
   await git.add({ fs, dir, filepath: '.' });
   await git.commit({
     fs,
     dir,
     message: 'Sample content',
-    author: { name: 'Quire playground', email: 'playground@localhost' },
+    author,
   });
 }
 

@@ -6,6 +6,7 @@ import { createGitService } from './git/service.js';
 import { createApp } from './http/app.js';
 import { effectiveAuth } from './identity/auth-config.js';
 import { createIdentityVerifier } from './identity/create-verifier.js';
+import { createReviewer } from './review/reviewer.js';
 import { createRedirectLookup } from './sites/redirect-lookup.js';
 import { createSitesConfig } from './sites/sites-config.js';
 
@@ -23,6 +24,7 @@ function createServices(options: ResolvedOptions) {
     excluded: [assetsDir],
     feed: events,
   });
+  const reviewer = createReviewer({ root, store });
   const git = createGitService({
     contentRoot: root,
     assetsDir,
@@ -43,6 +45,7 @@ function createServices(options: ResolvedOptions) {
   const app = createApp({
     prefix: options.prefix,
     store,
+    reviewer,
     sites,
     git,
     assets,

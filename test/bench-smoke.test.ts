@@ -19,6 +19,7 @@ const MEASURE_IDS = [
   'asset-usage',
   'git-status',
   'git-status-stall',
+  'review',
   'writes',
   'upload',
   'decap-list',

@@ -192,6 +192,9 @@ describe('typed client (dev)', () => {
       expect(review.items.map((item) => item.id)).toEqual([id]);
       // The list carried the German locale's current etag (its content half moved with English).
       expect(quire.etags.get(id, 'de')).toBe(review.items[0]!.locales.de!.etag);
+      const changes = await quire.content.review(id, 'de');
+      expect(changes).toMatchObject({ state: 'inherited', stale: true, from: 'en' });
+      expect(changes.reviewed === null ? changes.reason?.code : changes.diff).toBeTruthy();
     });
 
     it('runs the inheritance transitions on remembered etags', async () => {

@@ -16,6 +16,7 @@ function routerOperations(prefix: string): string[] {
   const deps: AppDependencies = {
     prefix,
     store: inert,
+    reviewer: inert,
     sites: inert,
     git: inert,
     assets: inert,

@@ -217,6 +217,8 @@ export function createQuireClient(options: QuireClientOptions) {
         call(API.content.needsReview, { query: { ...query, locale } }),
       get: (id: string) => call(API.content.get, { params: { id } }),
       getLocale: (id: string, locale: string) => call(API.content.getLocale, { params: { id, locale } }),
+      /** What changed in the default locale since this translation was reviewed (or customized). */
+      review: (id: string, locale: string) => call(API.content.review, { params: { id, locale } }),
       /** The answer's etag is the default locale's; it is remembered when the input has a single locale. */
       async create(input: T.CreateContentInput) {
         const result = await call(API.content.create, { json: input });

@@ -73,6 +73,7 @@ export type LocaleManifest = Out<typeof R.LocaleManifestSchema>;
 export type ContentEntry = Out<typeof R.ContentEntrySchema>;
 export type ContentManifest = Out<typeof R.ContentManifestSchema>;
 export type LocalizedEntry = Out<typeof R.LocalizedEntrySchema>;
+export type Review = Out<typeof R.ReviewSchema>;
 export type FragmentManifest = Out<typeof R.FragmentManifestSchema>;
 export type ManifestList = Out<typeof R.ManifestListSchema>;
 export type FragmentList = Out<typeof R.FragmentListSchema>;

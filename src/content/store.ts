@@ -18,9 +18,10 @@ import { applyLocaleUpdate, type DateInput, type LocaleUpdate, mergeMeta } from 
 import { findNamed } from './names.js';
 import { localeFilePath, parseContentPath } from './paths.js';
 import { type ContentProblem, computeProblems } from './problems.js';
+import { createSourceCache } from './source-cache.js';
 import { createIndexSync, storedLocale } from './sync.js';
 import type { ContentData, ContentType, Item, ItemHome, Kind, LocaleFile, Meta } from './types.js';
-import { currentEtag, entryOf, isStale, localizedEntryOf } from './views.js';
+import { currentEtag, effectiveContent, entryOf, hasSourceChanged, isStale, localizedEntryOf } from './views.js';
 
 /** What a content file is, for naming it to an editor (the git panel). */
 export interface ContentFileSubject extends ItemHome {
@@ -92,6 +93,7 @@ export function createContentStore(options: StoreOptions) {
   const withItemLock = <T>(id: string, task: () => Promise<T>) => itemLocks.run(id, task);
   const gate = new WriteGate();
   const { feed } = options;
+  const sourceCache = createSourceCache(root);
   let catchUp: NodeJS.Timeout | undefined;
   const sync = createIndexSync(root, index, {
     excluded: options.excluded,
@@ -298,10 +300,14 @@ export function createContentStore(options: StoreOptions) {
     return index.sorted().filter((item) => matches(item, now));
   }
 
-  const staleMatcher = (locale: string, kind?: Kind) => (): ItemMatcher => (item) => {
-    const stored = item.locales.get(locale);
-    return (!kind || item.kind === kind) && stored !== undefined && isStale(item, stored);
-  };
+  const staleMatcher =
+    (locale: string, kind?: Kind, customized = false) =>
+    (): ItemMatcher =>
+    (item) => {
+      const stored = item.locales.get(locale);
+      if ((kind && item.kind !== kind) || stored === undefined) return false;
+      return isStale(item, stored) || (customized && hasSourceChanged(item, stored));
+    };
 
   /**
    * `{ items, total }` of the ID-ordered items that match, as (ASCII-only) JSON, cached under `key`
@@ -390,6 +396,9 @@ export function createContentStore(options: StoreOptions) {
         by,
       });
       checkMetaSize(file.meta, locale);
+      // A default locale's content about to be replaced may be what a translation was reviewed against.
+      if (locale === defaultLocale && previous?.file.content && contentEtagOf(file.content) !== previous.contentEtag)
+        await sourceCache.put(previous.contentEtag, { meta: previous.file.meta, content: previous.file.content });
       const renames = file.pathname !== previous?.file.pathname || file.name !== previous?.file.name;
       const write = async () => {
         if (item.kind === 'page' && file.pathname !== previous?.file.pathname)
@@ -411,7 +420,9 @@ export function createContentStore(options: StoreOptions) {
       checkEtag(item, locale, etag);
       const state = stored.file.inheritance?.state;
       const wanted = kind === 'revert-to-inherited' ? 'customized' : 'inherited';
-      if (locale === defaultLocale || state !== wanted) {
+      // A customized locale that fell behind its source is settled by marking it reviewed too.
+      const settlesFallenBehind = kind === 'mark-reviewed' && hasSourceChanged(item, stored);
+      if (locale === defaultLocale || (state !== wanted && !settlesFallenBehind)) {
         throw new QuireError(
           'INVALID_REQUEST',
           `${kind} applies to a ${wanted} locale; ${locale} of "${id}" is ${locale === defaultLocale ? 'the default locale' : (state ?? 'not inheriting')}.`,
@@ -495,8 +506,9 @@ export function createContentStore(options: StoreOptions) {
     listJson: (filters: ListFilters) => selectionJson(`list:${canonicalJson(filters)}`, listMatcher(filters)),
 
     /** `{ items, total }` of the items whose `locale` is stale, as JSON, cached per query. */
-    needsReviewJson: (locale: string, kind?: Kind) =>
-      selectionJson(`needs-review:${locale}:${kind ?? ''}`, staleMatcher(locale, kind)),
+    /** With `customized`, the customized locales whose source changed since count too. */
+    needsReviewJson: (locale: string, kind?: Kind, customized = false) =>
+      selectionJson(`needs-review:${locale}:${kind ?? ''}:${customized}`, staleMatcher(locale, kind, customized)),
 
     selectionJson,
 
@@ -504,6 +516,43 @@ export function createContentStore(options: StoreOptions) {
       await sync.fresh();
       return entryOf(requireItem(id), true);
     },
+
+    /**
+     * What reviewing a translation compares: the content etag it was last reviewed (or customized)
+     * at, its default locale's content now, and the translation itself. A locale that does not
+     * inherit (the default locale among them) has nothing to review.
+     */
+    async reviewBasis(id: string, locale: string) {
+      await sync.fresh();
+      const item = requireItem(id);
+      const stored = requireLocale(item, locale);
+      const inheritance = stored.file.inheritance;
+      if (!inheritance) {
+        throw new QuireError(
+          'INVALID_REQUEST',
+          `Locale ${locale} of "${id}" does not inherit from another locale, so there is nothing to review.`,
+          { id, locale, state: null },
+        );
+      }
+      const source = requireLocale(item, inheritance.from);
+      return {
+        item: { id: item.id, kind: item.kind, type: item.type, collection: item.collection, site: item.site },
+        inheritance,
+        stale: isStale(item, stored),
+        sourceChanged: hasSourceChanged(item, stored),
+        translation: { etag: currentEtag(item, stored), meta: stored.file.meta, ...effectiveContent(item, stored) },
+        source: {
+          path: source.path,
+          extension: path.extname(source.path).slice(1) as 'json' | 'mdx',
+          meta: source.file.meta,
+          content: source.file.content ?? {},
+          contentEtag: source.contentEtag,
+        },
+      };
+    },
+
+    /** A replaced default-locale version kept by content etag (see `createSourceCache`). */
+    cachedSource: (contentEtag: string) => sourceCache.get(contentEtag),
 
     async getLocale(id: string, locale: string) {
       await sync.fresh();

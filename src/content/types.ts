@@ -70,7 +70,7 @@ export interface LocaleRecord {
   name?: string;
   publishAt?: string;
   unpublishAt?: string;
-  inheritance?: Inheritance & { stale: boolean };
+  inheritance?: Inheritance & { stale: boolean; sourceChanged?: true };
   previousPathnames?: string[];
   meta: Meta;
   content?: ContentData;

@@ -29,6 +29,24 @@ export function isStale(item: Item, stored: StoredLocale): boolean {
   return inheritance?.state === 'inherited' && inheritance.inheritedEtag !== effectiveContent(item, stored).contentEtag;
 }
 
+/** A customized locale fell behind once its source's content moved on from the etag it was customized from. */
+export function hasSourceChanged(item: Item, stored: StoredLocale): boolean {
+  const inheritance = stored.file.inheritance;
+  if (inheritance?.state !== 'customized') return false;
+  const source = item.locales.get(inheritance.from);
+  return source !== undefined && inheritance.inheritedEtag !== source.contentEtag;
+}
+
+/** The inheritance as answered: `stale` always, `sourceChanged` only when true (it was added later). */
+function inheritanceView(item: Item, stored: StoredLocale) {
+  const inheritance = stored.file.inheritance!;
+  return {
+    ...inheritance,
+    stale: isStale(item, stored),
+    ...(hasSourceChanged(item, stored) && { sourceChanged: true as const }),
+  };
+}
+
 export function localeRecord(item: Item, locale: string, stored: StoredLocale, withContent: boolean): LocaleRecord {
   const { file } = stored;
   const { content, contentEtag } = effectiveContent(item, stored);
@@ -43,7 +61,7 @@ export function localeRecord(item: Item, locale: string, stored: StoredLocale, w
     ...(file.name !== undefined && { name: file.name }),
     ...(file.publishAt !== undefined && { publishAt: file.publishAt }),
     ...(file.unpublishAt !== undefined && { unpublishAt: file.unpublishAt }),
-    ...(file.inheritance && { inheritance: { ...file.inheritance, stale: isStale(item, stored) } }),
+    ...(file.inheritance && { inheritance: inheritanceView(item, stored) }),
     ...(file.previousPathnames?.length && { previousPathnames: file.previousPathnames }),
     meta: file.meta,
   };

@@ -5,6 +5,7 @@ import type { ContentStore } from '../content/store.js';
 import type { ChangeFeed } from '../events/feed.js';
 import type { GitService } from '../git/service.js';
 import type { IdentityVerifier } from '../identity/types.js';
+import type { Reviewer } from '../review/reviewer.js';
 import type { SitesSource } from '../sites/sites-config.js';
 import type { AppEnv } from './app-env.js';
 import type { EndpointSpec } from './endpoint.js';
@@ -28,6 +29,7 @@ import { siteHandlers } from './routes/sites.js';
 export interface AppDependencies {
   prefix: string;
   store: ContentStore;
+  reviewer: Reviewer;
   sites: SitesSource;
   git: GitService;
   assets: AssetLibrary;
@@ -57,7 +59,7 @@ export function createApp(deps: AppDependencies) {
     auth: authHandlers(),
     events: eventHandlers(deps.events),
     assets: assetHandlers(deps.assets),
-    content: contentHandlers(deps.store, queries),
+    content: contentHandlers(deps.store, queries, deps.reviewer),
     data: dataHandlers(queries),
     fragments: fragmentHandlers(queries, 'fragment'),
     blocks: fragmentHandlers(queries, 'block'),

@@ -53,6 +53,7 @@ import {
   ManifestListSchema,
   MovedSchema,
   RedirectListSchema,
+  ReviewSchema,
   SitesSchema,
   SuccessSchema,
   TransitionedSchema,
@@ -423,6 +424,20 @@ export const API = {
       response: okWithEtag(LocalizedEntrySchema, 'The locale; its etag is also in the `ETag` header.'),
       errors: ['CONTENT_NOT_FOUND'],
     }),
+    review: defineEndpoint({
+      method: 'GET',
+      path: '/content/:id/:locale/review',
+      summary: 'What changed in the source since a translation was reviewed',
+      description:
+        'For a locale that inherits (or was customized from) its default locale: the default content as it was at the ' +
+        'etag the locale recorded (found in git history, newest first, or in the local cache of replaced versions; ' +
+        '`reviewed: null` with `reason` when neither has it), the default content now, the translation, and the ' +
+        'difference: per meta key, per content field path, and for MDX per line with word-level changes. ' +
+        'A locale that inherits nothing (the default locale) is 400 INVALID_REQUEST.',
+      params: LocaleParams,
+      response: ok(ReviewSchema, 'The review.'),
+      errors: ['CONTENT_NOT_FOUND'],
+    }),
     update: localeWrite('PUT'),
     patch: localeWrite('PATCH'),
     delete: defineEndpoint({
@@ -438,7 +453,10 @@ export const API = {
       response: ok(SuccessSchema, 'Deleted.'),
       errors: WRITE_ERRORS,
     }),
-    markReviewed: transition('/content/:id/mark-reviewed', 'Mark an inherited locale reviewed'),
+    markReviewed: transition(
+      '/content/:id/mark-reviewed',
+      'Mark an inherited locale (or a customized one whose source changed since) reviewed',
+    ),
     breakInheritance: transition(
       '/content/:id/break-inheritance',
       'Give an inherited locale its own copy of the content',

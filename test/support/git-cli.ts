@@ -7,7 +7,11 @@ const run = promisify(execFile);
  * Runs the real git binary (to set up repositories, act as another editor and check results),
  * with no user or system config so the machine's settings do not leak in.
  */
-export async function gitCli(cwd: string, args: string[], options: { home?: string } = {}): Promise<string> {
+export async function gitCli(
+  cwd: string,
+  args: string[],
+  options: { home?: string; env?: Record<string, string> } = {},
+): Promise<string> {
   const { stdout } = await run('git', args, {
     cwd,
     timeout: 30_000,
@@ -21,6 +25,7 @@ export async function gitCli(cwd: string, args: string[], options: { home?: stri
       GIT_AUTHOR_EMAIL: 'other@example.test',
       GIT_COMMITTER_NAME: 'Other Editor',
       GIT_COMMITTER_EMAIL: 'other@example.test',
+      ...options.env,
     },
   });
   return stdout;

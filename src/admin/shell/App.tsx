@@ -3,6 +3,7 @@ import { CreateScreen } from '../create/CreateScreen.js';
 import { EditorScreen } from '../editor/EditorScreen.js';
 import { GitScreen } from '../git/GitScreen.js';
 import { MediaScreen } from '../media/MediaScreen.js';
+import { ReviewScreen } from '../review/ReviewScreen.js';
 import { href, route } from '../state/router.js';
 import { sites, startError } from '../state/session.js';
 import { ErrorNotice } from '../ui/ErrorNotice.js';
@@ -25,6 +26,8 @@ function Screen() {
       return <EditorScreen key={`${current.id}/${current.locale}`} id={current.id} locale={current.locale} />;
     case 'new':
       return <CreateScreen />;
+    case 'review':
+      return <ReviewScreen query={current.query} />;
     case 'media':
       return <MediaScreen folder={current.folder} />;
     case 'git':

@@ -56,6 +56,9 @@ export function Header() {
         <a href={href('/new')} aria-current={screen === 'new' ? 'page' : undefined}>
           New
         </a>
+        <a href={href('/review')} aria-current={screen === 'review' ? 'page' : undefined}>
+          Review
+        </a>
         <a href={href('/media')} aria-current={screen === 'media' ? 'page' : undefined}>
           Media
         </a>

@@ -6,6 +6,7 @@ export type Route =
   | { screen: 'content'; query: URLSearchParams }
   | { screen: 'editor'; id: string; locale: string }
   | { screen: 'new'; query: URLSearchParams }
+  | { screen: 'review'; query: URLSearchParams }
   | { screen: 'media'; folder: string }
   | { screen: 'git' }
   | { screen: 'not-found'; path: string };
@@ -18,6 +19,7 @@ function parse(url: URL): Route {
     return { screen: 'content', query: url.searchParams };
   if (parts[0] === 'content' && parts.length === 3) return { screen: 'editor', id: parts[1]!, locale: parts[2]! };
   if (parts[0] === 'new' && parts.length === 1) return { screen: 'new', query: url.searchParams };
+  if (parts[0] === 'review' && parts.length === 1) return { screen: 'review', query: url.searchParams };
   if (parts[0] === 'media' && parts.length === 1)
     return { screen: 'media', folder: url.searchParams.get('folder') || '/' };
   if (parts[0] === 'git' && parts.length === 1) return { screen: 'git' };

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { ContentQueries } from '../../content/queries.js';
 import type { BatchOperation, ContentStore } from '../../content/store.js';
 import { QuireError } from '../../errors.js';
+import type { Reviewer } from '../../review/reviewer.js';
 import type { AppEnv } from '../app-env.js';
 import type { API } from '../endpoints.js';
 import { guardEtag, parseEtag, quoteEtag } from '../etag-header.js';
@@ -24,7 +25,11 @@ function describeOperation(operation: unknown): { id: string; locale: string } {
   };
 }
 
-export function contentHandlers(store: ContentStore, queries: ContentQueries): AreaHandlers<typeof API.content> {
+export function contentHandlers(
+  store: ContentStore,
+  queries: ContentQueries,
+  reviewer: Reviewer,
+): AreaHandlers<typeof API.content> {
   const write: Handler<typeof API.content.update | typeof API.content.patch> = async (
     { params, query, body, ifMatch },
     c,
@@ -46,7 +51,8 @@ export function contentHandlers(store: ContentStore, queries: ContentQueries): A
 
   return {
     collections: async (_, c) => c.json({ collections: await queries.collections(['page', 'fragment']) }),
-    needsReview: async ({ query }, c) => jsonText(c, await store.needsReviewJson(query.locale, query.kind)),
+    needsReview: async ({ query }, c) =>
+      jsonText(c, await store.needsReviewJson(query.locale, query.kind, query.customized)),
     list: async ({ query }, c) => jsonText(c, await store.listJson(query)),
     create: async ({ body }, c) => {
       const created = await store.create(body, author(c));
@@ -78,6 +84,7 @@ export function contentHandlers(store: ContentStore, queries: ContentQueries): A
       c.header('ETag', quoteEtag(etag));
       return c.json(entry);
     },
+    review: async ({ params }, c) => c.json(await reviewer.review(params.id, params.locale)),
     update: write,
     patch: write,
     delete: async ({ params, query, ifMatch }, c) => {

@@ -162,6 +162,14 @@ export const ListQuerySchema = v.object({
 export const NeedsReviewQuerySchema = v.object({
   locale: LocaleCode,
   kind: v.optional(v.picklist(KINDS)),
+  /** `true`: customized locales whose source changed after the customization count too. */
+  customized: v.optional(
+    v.pipe(
+      v.picklist(['true', 'false']),
+      v.transform((value) => value === 'true'),
+    ),
+    'false',
+  ),
 });
 
 export const WriteQuerySchema = v.object({ locale: LocaleCode, etag: v.optional(v.string(), '') });

@@ -32,7 +32,12 @@ export const ContentDataSchema = v.strictObject({
   data: v.optional(v.record(v.string(), v.unknown())),
 });
 
-export const InheritanceSchema = v.strictObject({ ...StoredInheritanceSchema.entries, stale: v.boolean() });
+export const InheritanceSchema = v.strictObject({
+  ...StoredInheritanceSchema.entries,
+  stale: v.boolean(),
+  /** On a customized locale: the default content changed after the customization. */
+  sourceChanged: v.optional(v.literal(true)),
+});
 
 const localeRecordEntries = {
   locale: v.string(),
@@ -246,6 +251,66 @@ export const AuthUserSchema = v.variant('authenticated', [
   v.strictObject({ authenticated: v.literal(false) }),
 ]);
 
+const WordPartSchema = v.strictObject({ text: v.string(), change: v.optional(v.picklist(['added', 'removed'])) });
+
+const FieldChangeSchema = v.strictObject({
+  path: v.pipe(v.string(), v.description('A meta key, or a content field path such as `visualData.blocks[0].text`.')),
+  change: v.picklist(['added', 'removed', 'changed']),
+  before: v.optional(v.unknown()),
+  after: v.optional(v.unknown()),
+  words: v.optional(v.array(WordPartSchema)),
+});
+
+const LineChangeSchema = v.strictObject({
+  change: v.picklist(['same', 'added', 'removed', 'changed']),
+  before: v.optional(v.string()),
+  after: v.optional(v.string()),
+  words: v.optional(v.array(WordPartSchema)),
+});
+
+const SourceVersionSchema = { meta: ContentMetaSchema, content: ContentDataSchema };
+
+/** The review of a translation: the source as it was reviewed (or customized) against it, and as it is. */
+export const ReviewSchema = v.strictObject({
+  id: v.string(),
+  kind: v.picklist(KINDS),
+  type: v.picklist(TYPES),
+  site: v.optional(v.string()),
+  collection: v.string(),
+  locale: v.string(),
+  from: v.pipe(v.string(), v.description('The default locale the translation follows.')),
+  state: v.picklist(['inherited', 'customized']),
+  stale: v.boolean(),
+  sourceChanged: v.boolean(),
+  reviewedEtag: v.nullable(v.string()),
+  reviewed: v.nullable(
+    v.strictObject({
+      etag: v.string(),
+      ...SourceVersionSchema,
+      foundIn: v.variant('source', [
+        v.strictObject({ source: v.literal('current') }),
+        v.strictObject({ source: v.literal('cache') }),
+        v.strictObject({ source: v.literal('git'), commit: v.string(), date: DateTime, path: v.string() }),
+      ]),
+    }),
+  ),
+  reason: v.nullable(
+    v.strictObject({
+      code: v.picklist(['not-recorded', 'not-found', 'no-repository', 'history-unreadable']),
+      message: v.string(),
+    }),
+  ),
+  current: v.strictObject({ etag: v.string(), ...SourceVersionSchema }),
+  translation: v.strictObject({ etag: Etag, ...SourceVersionSchema, contentEtag: v.string() }),
+  diff: v.nullable(
+    v.strictObject({
+      meta: v.array(FieldChangeSchema),
+      content: v.array(FieldChangeSchema),
+      lines: v.optional(v.array(LineChangeSchema)),
+    }),
+  ),
+});
+
 function errorCodes(): [ErrorCode, ...ErrorCode[]] {
   return Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 }
@@ -278,6 +343,7 @@ export const RESPONSE_COMPONENTS = {
   AssetEntry: AssetEntrySchema,
   FolderTreeNode: FolderTreeNodeSchema,
   GitStatus: GitStatusSchema,
+  Review: ReviewSchema,
   Problem: ProblemSchema,
   ErrorEnvelope: ErrorEnvelopeSchema,
 };
