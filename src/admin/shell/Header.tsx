@@ -16,7 +16,6 @@ const LIVE_WORDS = {
   connecting: 'connecting…',
   live: 'live',
   reconnecting: 'reconnecting…',
-  unavailable: 'no live updates',
 } as const;
 
 function Identity() {

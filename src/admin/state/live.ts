@@ -1,29 +1,10 @@
 import { signal } from '@preact/signals';
+import type { QuireEvent } from '../../client/index.js';
 import { client } from './session.js';
 
-/** A change the server announces on `/events` (the shape admin-server's `QuireEvent` has). */
-export type LiveEvent =
-  | {
-      kind: 'content';
-      id: string;
-      locale: string | null;
-      etag: string | null;
-      by: string | null;
-      action: 'created' | 'updated' | 'deleted';
-    }
-  | { kind: 'asset'; path: string | null; action: string }
-  | { kind: 'git'; action: string };
-export type ContentEvent = Extract<LiveEvent, { kind: 'content' }>;
+export type ContentEvent = Extract<QuireEvent, { kind: 'content' }>;
 
-interface EventHandlers {
-  onEvent(event: LiveEvent): void;
-  onOpen?(): void;
-  onError?(error: unknown): void;
-}
-type Subscribe = (handlers: EventHandlers, options: { signal: AbortSignal }) => () => void;
-
-/** 'unavailable' when this server or client has no `/events`: the screens then refresh only on their own actions. */
-export const liveStatus = signal<'connecting' | 'live' | 'reconnecting' | 'unavailable'>('connecting');
+export const liveStatus = signal<'connecting' | 'live' | 'reconnecting'>('connecting');
 /** Bumped on every change and on every (re)connect: lists that read it refetch. */
 export const changeCount = signal(0);
 /** The latest content change, for the editor's "changed by" banner. */
@@ -62,28 +43,19 @@ export async function ownWrite<T extends { etag: string }>(write: () => Promise<
 /** Whether a content event is someone else's change (not one of this tab's writes). */
 export const isForeign = (event: ContentEvent) => writesInFlight === 0 && !(event.etag && ownEtags.has(event.etag));
 
+/** Listens for the whole life of the page: the client reconnects by itself after a drop. */
 export function startLive() {
-  // The events client is added alongside this app; an older client without it leaves the admin working without live updates.
-  const subscribe = (client as unknown as { events?: { subscribe?: Subscribe } }).events?.subscribe;
-  if (typeof subscribe !== 'function') {
-    liveStatus.value = 'unavailable';
-    return;
-  }
-  const controller = new AbortController();
-  subscribe(
-    {
-      onOpen() {
-        liveStatus.value = 'live';
-        changed();
-      },
-      onEvent(event) {
-        if (event.kind === 'content') lastContentEvent.value = event;
-        changed();
-      },
-      onError() {
-        liveStatus.value = 'reconnecting';
-      },
+  client.events.subscribe({
+    onOpen() {
+      liveStatus.value = 'live';
+      changed();
     },
-    { signal: controller.signal },
-  );
+    onEvent(event) {
+      if (event.kind === 'content') lastContentEvent.value = event;
+      changed();
+    },
+    onError() {
+      liveStatus.value = 'reconnecting';
+    },
+  });
 }
