@@ -1,8 +1,8 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
-import { SHOTS } from '../support/admin-site.js';
+import { PAGES_CONTENT_CONFIG, shootBothSizes } from '../support/admin-site.js';
 import { launchBrowser } from '../support/browser.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { createSite, type RunningSite, type TestSite } from '../support/site.js';
@@ -19,10 +19,6 @@ import {
 
 // ---------------------------------------------------------------- the site
 
-const CONTENT_CONFIG = `import { defineCollection } from 'astro:content';
-import { quireLoader } from 'astro-quire/loader';
-export const collections = { pages: defineCollection({ loader: quireLoader({ kind: 'page', site: 'shop', includeDrafts: true }) }) };
-`;
 const PAGE = `---
 import { getCollection, render } from 'astro:content';
 export async function getStaticPaths() {
@@ -47,20 +43,6 @@ describe('the admin in a real browser (astro dev)', () => {
 
   const admin = adminDriver(() => server.url);
   const { api, open } = admin;
-  async function shoot(target: Page, name: string) {
-    await mkdir(SHOTS, { recursive: true });
-    await target.evaluate(() => window.scrollTo(0, 0));
-    for (const [suffix, width, height] of [
-      ['desktop', 1280, 900],
-      ['mobile', 390, 844],
-    ] as const) {
-      await target.setViewportSize({ width, height });
-      await target.waitForTimeout(200);
-      await target.screenshot({ path: path.join(SHOTS, `${name}-${suffix}.png`) });
-      if (suffix === 'mobile') await axe(target, `${name} at ${width} px`);
-    }
-    await target.setViewportSize({ width: 1280, height: 900 });
-  }
 
   beforeAll(async () => {
     site = await createSite({
@@ -68,7 +50,7 @@ describe('the admin in a real browser (astro dev)', () => {
       config: '{ requireIdentity: false }',
       content: CONTENT,
       contentDir: '../admin-flows-content',
-      files: { 'src/content.config.ts': CONTENT_CONFIG, 'src/pages/[locale]/[...path].astro': PAGE },
+      files: { 'src/content.config.ts': PAGES_CONTENT_CONFIG, 'src/pages/[locale]/[...path].astro': PAGE },
     });
     [server, browser] = await Promise.all([site.startDev({ CONTENT_PATH: site.contentRoot }), launchBrowser()]);
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -105,7 +87,7 @@ describe('the admin in a real browser (astro dev)', () => {
       mdx: '# Hello from the admin\n\nWritten in a real browser.\n',
     });
     await axe(page, 'editor (mdx)');
-    await shoot(page, 'editor');
+    await shootBothSizes(page, 'editor');
 
     const file = await readFile(path.join(site.contentRoot, 'pages/shop/pages', `${id}.en.mdx`), 'utf8');
     expect(file).toContain('description: A page made in the admin');
@@ -194,7 +176,7 @@ describe('the admin in a real browser (astro dev)', () => {
     try {
       await conflictThenApplyMine(page, second, admin, {
         contentRoot: site.contentRoot,
-        onConflictView: (conflictPage) => shoot(conflictPage, 'conflict'),
+        onConflictView: (conflictPage) => shootBothSizes(conflictPage, 'conflict'),
       });
     } finally {
       await other.close();
@@ -294,7 +276,7 @@ describe('the admin in a real browser (astro dev)', () => {
 
     await open(page, '/content');
     await page.getByRole('link', { name: /^Home/ }).waitFor();
-    await shoot(page, 'list');
+    await shootBothSizes(page, 'list');
     await open(page, '/no/such/screen');
     await page.getByRole('heading', { name: 'Not found' }).waitFor();
     await axe(page, 'not found');
