@@ -61,6 +61,10 @@ const HOW = {
   'git-status-stall':
     "`monitorEventLoopDelay` (5 ms resolution) in the server's own process, read and reset by an endpoint of the bench site " +
     'just before and just after each `GET /git/status` (the first, cold one included); the longest stall seen.',
+  review:
+    'the German locale of one page whose English file has 500 commits of history, reviewed near the start of it: the first ' +
+    'call walks the history (isomorphic-git, first parents) and is reported apart; the median is of 30 calls after it, ' +
+    'answered from the walk kept per (file, HEAD).',
   upload:
     "a real PNG streamed as multipart from a generator; the server's VmRSS is sampled every 20 ms; growth = peak − before.",
   'decap-list':
