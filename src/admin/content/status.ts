@@ -3,7 +3,7 @@ import type { LocaleManifest } from '../../client/index.js';
 export type Publication = 'published' | 'scheduled' | 'unpublished';
 export type Inheritance = 'own' | 'inherited' | 'stale' | 'customized' | 'missing';
 
-/** Published at `now`: publishAt unset or passed, and unpublishAt unset or still ahead (DECISIONS §5). */
+/** Published at `now`: publishAt unset or passed, and unpublishAt unset or still ahead (docs/interface.md, "Publication and filters"). */
 export function publicationOf(
   record: Pick<LocaleManifest, 'publishAt' | 'unpublishAt'>,
   now = Date.now(),
