@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { AssetEntry, AssetUsage } from '../../client/index.js';
 import { editorHref } from '../state/router.js';
 import { client } from '../state/session.js';
@@ -40,7 +40,11 @@ function UsageList({ usage }: { usage: AssetUsage['usage'] }) {
   );
 }
 
-/** One asset: its file, its meta (alt text and tags, what the manifest holds), moving and deleting it. */
+/**
+ * One asset: its file, its meta (alt text and tags, what the manifest holds), moving and deleting it.
+ * Render it keyed by the asset's path: another asset is a fresh form (a reset in an effect would run
+ * after the first paint and could wipe what was already typed).
+ */
 export function AssetDetails({ asset, folders, onChanged, onClose }: Props) {
   const [alt, setAlt] = useState(asset.alt ?? '');
   const [tags, setTags] = useState((asset.tags ?? []).join(', '));
@@ -48,14 +52,6 @@ export function AssetDetails({ asset, folders, onChanged, onClose }: Props) {
   const [usage, setUsage] = useState<AssetUsage['usage'] | undefined>(undefined);
   const [saved, setSaved] = useState(false);
   const action = useAction();
-
-  useEffect(() => {
-    setAlt(asset.alt ?? '');
-    setTags((asset.tags ?? []).join(', '));
-    setTarget(asset.folder);
-    setUsage(undefined);
-    setSaved(false);
-  }, [asset.path]);
 
   const save = () =>
     action.run(async () => {

@@ -327,6 +327,7 @@ export function MediaLibrary({ folder, onFolder, onPick }: Props) {
       </div>
       {chosen && (
         <AssetDetails
+          key={chosen.path}
           asset={chosen}
           folders={folders}
           onClose={() => setSelected(undefined)}
