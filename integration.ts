@@ -48,7 +48,11 @@ export function quire(userOptions?: UserOptions): AstroIntegration {
         shareOptions(options);
         updateConfig({
           vite: {
-            plugins: [configPlugin(options), devServerPlugin(options.prefix), mdxImagesPlugin(options)],
+            plugins: [
+              configPlugin(options),
+              devServerPlugin(options.prefix, options.admin?.path),
+              mdxImagesPlugin(options),
+            ],
             // The route imports a virtual module, so Vite must bundle the package rather than leave it to Node.
             ssr: { noExternal: ['astro-quire'] },
           },

@@ -615,6 +615,13 @@ describe('quireLoader in astro dev', () => {
     expect((await page('/de')).text).toContain('<p class="block">Willkommen</p>');
   });
 
+  it('shows a hand edit of a content file (no API, no request to the API) on the next page loads', async () => {
+    const file = path.join(site.contentRoot, 'pages/shop/pages/home.de.json');
+    const stored = JSON.parse(await readFile(file, 'utf8'));
+    await writeFile(file, json({ ...stored, content: visual('Von Hand bearbeitet') }));
+    await eventually('/de', ({ text }) => text.includes('<p class="block">Von Hand bearbeitet</p>'));
+  });
+
   it('serves a page created through the API, and drops it once deleted', async () => {
     const client = api(server.url);
     const created = await client.post('/content', {

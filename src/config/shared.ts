@@ -16,6 +16,8 @@ interface Shared {
   refreshing: Promise<void>;
   /** A refresh is asked for and has not started yet. */
   queued: boolean;
+  /** No refresh is asked for or running. */
+  settled: boolean;
   /** Collection name → stops the dev watch work of its latest full load (Astro may re-create the loaders). */
   watches: Map<string, () => void>;
   /** Notices already given in this process. */
@@ -37,6 +39,7 @@ function shared(): Shared {
     refreshRuns: 0,
     refreshing: Promise.resolve(),
     queued: false,
+    settled: true,
     watches: new Map(),
     told: new Set(),
   };
@@ -83,6 +86,23 @@ export function countRefreshRun(): void {
   shared().refreshRuns++;
 }
 
+/**
+ * Resolves once the content refreshes asked for so far have run, or after `limitMs`: a page
+ * rendered in `astro dev` right after a change (the reload Astro sends the open pages, say) waits
+ * for the data store that has it. A render that ran while Astro wrote the store could keep the old
+ * store in Vite's module runner until the next change (a page showing the previous content for
+ * good, about one run in four of the loader's dev test).
+ */
+export function contentSettled(limitMs: number): Promise<void> {
+  const state = shared();
+  if (state.settled) return Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, limitMs);
+  });
+  return Promise.race([state.refreshing, limit]).finally(() => clearTimeout(timer));
+}
+
 /** Records a collection's dev watch work, stopping that of its previous full load. */
 export function replaceWatch(collection: string, stop: () => void): void {
   const { watches } = shared();
@@ -98,7 +118,8 @@ export function requestContentRefresh(delayMs: number, onError: (error: unknown)
   const state = shared();
   if (!state.refreshContent || state.queued) return;
   state.queued = true;
-  state.refreshing = state.refreshing
+  state.settled = false;
+  const chain = state.refreshing
     .then(() => new Promise((resolve) => setTimeout(resolve, delayMs)))
     .then(async () => {
       state.queued = false;
@@ -111,5 +132,9 @@ export function requestContentRefresh(delayMs: number, onError: (error: unknown)
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
       }
     })
-    .catch(onError);
+    .catch(onError)
+    .finally(() => {
+      if (state.refreshing === chain) state.settled = true;
+    });
+  state.refreshing = chain;
 }

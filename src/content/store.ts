@@ -95,6 +95,8 @@ export function createContentStore(options: StoreOptions) {
   const { feed } = options;
   const sourceCache = createSourceCache(root);
   let catchUp: NodeJS.Timeout | undefined;
+  /** Readers that mirror the index (the content loader in dev) and want changed files taken in without a request. */
+  let followers = 0;
   const sync = createIndexSync(root, index, {
     excluded: options.excluded,
     withItemLock,
@@ -103,11 +105,11 @@ export function createContentStore(options: StoreOptions) {
   });
 
   /**
-   * Without listeners a changed file is read when a request next needs the index; with them, soon
-   * after its events settle, so that a hand edit or a pull is announced without waiting for a request.
+   * Without listeners or followers a changed file is read when a request next needs the index; with
+   * them, soon after its events settle, so that a hand edit or a pull is announced without waiting for a request.
    */
   function catchUpSoon() {
-    if (feed.listeners === 0 || catchUp) return;
+    if ((feed.listeners === 0 && followers === 0) || catchUp) return;
     catchUp = setTimeout(() => {
       catchUp = undefined;
       sync
@@ -468,6 +470,15 @@ export function createContentStore(options: StoreOptions) {
     index,
     /** Resolves once every file change reported so far is in the index. */
     fresh: sync.fresh,
+    /** Takes changed files into the index soon after their events settle, until the returned function is called. */
+    follow(): () => void {
+      followers++;
+      let following = true;
+      return () => {
+        if (following) followers--;
+        following = false;
+      };
+    },
 
     /** The collection names of the items of these kinds (in one site, when given), sorted. */
     async collections(kinds: readonly Kind[], site?: string): Promise<string[]> {

@@ -37,6 +37,12 @@ export function locateContent(
 export interface ContentSource {
   index: ItemIndex;
   fresh(): Promise<void>;
+  /**
+   * Makes the index take in changed files by itself, soon after their events settle (its changes
+   * then reach `index.onChange`); returns the function that stops it. Absent where the reader must
+   * call `fresh` on file events.
+   */
+  follow?(): () => void;
 }
 
 /** Own indexes by content root: the collections of one site share one scan. */

@@ -34,6 +34,22 @@ const BURST_MS = 25;
 /** setTimeout's ceiling; a publication date further away is looked at again then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** Calls `changed` on every file event under the content root, which may lie outside the project (CONTENT_PATH), where Vite does not watch. */
+function watchFiles(
+  watcher: NonNullable<LoaderContext['watcher']>,
+  root: string,
+  projectRoot: string,
+  changed: () => void,
+) {
+  const relativeRoot = path.relative(projectRoot, root);
+  if (relativeRoot.startsWith('..') || path.isAbsolute(relativeRoot)) watcher.add(root);
+  for (const event of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) {
+    watcher.on(event, (changedPath: string) => {
+      if (changedPath.startsWith(root + path.sep)) changed();
+    });
+  }
+}
+
 /** Posix path of `file` relative to the project root, as the content layer stores `filePath`. */
 const relativeFilePath = (projectRoot: string, file: string) =>
   path.relative(projectRoot, file).split(path.sep).join('/');
@@ -145,10 +161,6 @@ export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>):
       await reconcile(false);
       if (!watcher) return;
 
-      // The content root may lie outside the project (CONTENT_PATH), where Vite does not watch.
-      const relativeRoot = path.relative(projectRoot, location.root);
-      if (relativeRoot.startsWith('..') || path.isAbsolute(relativeRoot)) watcher.add(location.root);
-
       let burst: NodeJS.Timeout | undefined;
       let publication: NodeJS.Timeout | undefined;
       let syncing: Promise<void> = Promise.resolve();
@@ -207,17 +219,17 @@ export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>):
       // the loaders) supersedes this one's watch work.
       let superseded = false;
       const stopListening = source.index.onChange(changed);
+      // The API's store takes in changed files itself, and a write's own file events change nothing
+      // in it, so they cost no refresh. Elsewhere Vite's watcher says when to look.
+      const stopFollowing = source.follow?.();
+      if (!stopFollowing) watchFiles(watcher, location.root, projectRoot, changed);
       replaceWatch(context.collection, () => {
         superseded = true;
         stopListening();
+        stopFollowing?.();
         clearTimeout(burst);
         clearTimeout(publication);
       });
-      for (const event of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) {
-        watcher.on(event, (changedPath: string) => {
-          if (changedPath.startsWith(location.root + path.sep)) changed();
-        });
-      }
       schedulePublication();
     },
   };
