@@ -8,14 +8,15 @@ import { type ApiClient, api } from './support/http.js';
 import { png } from './support/images.js';
 import { createSite, type RunningSite } from './support/site.js';
 
-// The working-tree status (walked in a worker thread) against native `git status`, after a seeded
-// random run of API writes, deletes, uploads, hand edits, moves and deletes on disk, a commit
+// The working-tree status (kept in a worker thread from one walk and a folder watcher) against
+// native `git status`, after a seeded random run of API writes, deletes, uploads, hand edits,
+// moves and deletes on disk, folders made, renamed and removed by hand, .gitignore edits, a commit
 // through the API and a pull of another editor's push.
 
 const TOKEN = 'status-token';
-const STEPS = 36;
+const STEPS = 60;
 const COMMIT_AT = 12;
-const PULL_AT = 24;
+const PULL_AT = 36;
 
 /** A linear congruential generator: the same run every time, so a failing step can be replayed. */
 function seeded(seed: number) {
@@ -90,19 +91,26 @@ describe('GET /git/status against native git status (production)', () => {
   /** Native git's changed files under the content root and the assets dir, untracked ones one by one. */
   async function native(): Promise<string[]> {
     const out = await git('status', '--porcelain', '-uall', '--no-renames', '--', 'content', 'media');
-    return out.split('\n').filter(Boolean);
+    return out
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.slice(3))
+      .sort();
   }
 
-  async function quireCount(): Promise<number> {
+  async function quireFiles(): Promise<string[]> {
     const response = await client.get('/git/status');
     expect(response.status, response.text).toBe(200);
-    return response.json.changedFiles;
+    const files = (response.json.files as Array<{ path: string }>).map((file) => file.path).sort();
+    expect(response.json.changedFiles).toBe(files.length);
+    return files;
   }
 
   it('counts what native git counts after every step of a random run', async () => {
     const rand = seeded(19);
     const pick = <T>(list: T[]): T | undefined => list[Math.floor(rand() * list.length)];
     const created: string[] = [];
+    const folders: string[] = [];
     const log: string[] = [];
     const counts: number[] = [];
     let counter = 0;
@@ -148,6 +156,7 @@ describe('GET /git/status against native git status (production)', () => {
       },
       async handWrite() {
         const name = `hand-${++counter}`;
+        await mkdir(path.join(repo, 'content', 'data', 'facts'), { recursive: true });
         await writeFile(path.join(repo, 'content', 'data', 'facts', `${name}.en.json`), dataFile(name, { counter }));
       },
       async handEdit() {
@@ -169,6 +178,30 @@ describe('GET /git/status against native git status (production)', () => {
         if (!file) return;
         const target = path.join(path.dirname(file), `moved-${++counter}-${path.basename(file)}`);
         await rename(file, target);
+      },
+      async handFolder() {
+        const folder = path.join(repo, 'content', 'data', `hand-folder-${++counter}`);
+        await mkdir(folder);
+        for (const n of [1, 2]) await writeFile(path.join(folder, `f${n}.en.json`), dataFile(`f${n}`, { counter }));
+        folders.push(folder);
+      },
+      async renameFolder() {
+        const folder = pick(folders);
+        if (!folder) return;
+        const target = path.join(path.dirname(folder), `renamed-${++counter}`);
+        await rename(folder, target);
+        folders.splice(folders.indexOf(folder), 1, target);
+      },
+      async removeFolder() {
+        const folder = pick([...folders, path.join(repo, 'content', 'data', 'facts')]);
+        if (!folder) return;
+        if (folders.includes(folder)) folders.splice(folders.indexOf(folder), 1);
+        await rm(folder, { recursive: true, force: true });
+      },
+      async ignore() {
+        // A .gitignore that hides some untracked files (and so changes answers for paths nobody touched).
+        await writeFile(path.join(repo, 'content', '.gitignore'), rand() < 0.5 ? 'hand-*\n' : '*.tmp\n');
+        await writeFile(path.join(repo, 'content', 'data', `scratch-${++counter}.tmp`), 'scratch\n');
       },
       async rewriteSame() {
         const file = pick(await filesUnder(path.join(repo, 'content', 'data')));
@@ -204,13 +237,13 @@ describe('GET /git/status against native git status (production)', () => {
       }
       log.push(name);
       const expected = await native();
-      expect(await quireCount(), `after ${log.join(', ')}:\n${expected.join('\n')}`).toBe(expected.length);
+      expect(await quireFiles(), `after ${log.join(', ')}`).toEqual(expected);
       counts.push(expected.length);
     }
     // The run went through clean and dirty trees: the commit left fewer changes than before it.
     expect(counts[COMMIT_AT]).toBeLessThan(counts[COMMIT_AT - 1]!);
     expect(new Set(counts).size).toBeGreaterThan(4);
-    expect(log).toContain('upload');
-    expect(log).toContain('move');
+    for (const operation of ['upload', 'move', 'handFolder', 'renameFolder', 'removeFolder', 'ignore'])
+      expect(log).toContain(operation);
   }, 300_000);
 });

@@ -4,9 +4,10 @@ import path from 'node:path';
 /**
  * Watches folders one by one (not recursively: Node's recursive watch on Linux walks and
  * watches every file) and reports each touched path synchronously, so a path changed before
- * a request arrives is known by the time the request is served.
+ * a request arrives is known by the time the request is served. `onLost` hears of a folder that
+ * could not be watched or whose watch failed: its changes will not be reported.
  */
-export function createFolderWatcher(onPath: (absolutePath: string) => void) {
+export function createFolderWatcher(onPath: (absolutePath: string) => void, onLost?: (folder: string) => void) {
   const watchers = new Map<string, fs.FSWatcher>();
   let warned = false;
 
@@ -22,9 +23,13 @@ export function createFolderWatcher(onPath: (absolutePath: string) => void) {
         const watcher = fs.watch(folder, { persistent: false }, (_event, name) => {
           onPath(name ? path.join(folder, name.toString()) : folder);
         });
-        watcher.on('error', () => close(folder));
+        watcher.on('error', () => {
+          close(folder);
+          onLost?.(folder);
+        });
         watchers.set(folder, watcher);
       } catch (error) {
+        onLost?.(folder);
         if (!warned) {
           warned = true;
           console.warn(

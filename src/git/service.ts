@@ -9,6 +9,7 @@ import { pushBranch } from './push.js';
 import { redactRemote } from './redact.js';
 import { openRepository } from './repository.js';
 import { type GitStatus, readStatus } from './status.js';
+import { changedFilesOffThread } from './status-thread.js';
 
 export interface GitServiceOptions {
   contentRoot: string;
@@ -51,6 +52,11 @@ export function createGitService(options: GitServiceOptions) {
     options.announce({ kind: 'git', action });
     return result;
   };
+  // The status worker starts now and walks the tree once, so the first status call (the admin's
+  // badge asks at once) costs no thread start and no full walk. Not a repository: nothing to do.
+  open()
+    .then(changedFilesOffThread, () => null)
+    .catch(() => null);
 
   return {
     /** Whether the content root is inside a repository git can work with (without reading its status). */

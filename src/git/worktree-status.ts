@@ -20,37 +20,14 @@ interface IndexEntry {
 
 // Both change rarely between two status calls: parsed once and kept while their source is unchanged.
 let headCache: { tree: string; scopes: string; files: Map<string, string> } | null = null;
-let indexCache: { key: string; entries: Map<string, IndexEntry> | null; writtenSeconds: number } | null = null;
+let indexCache: (IndexSnapshot & { key: string }) | null = null;
 
-/**
- * What `git status` reports for the scopes, computed as git does rather than with isomorphic-git's
- * statusMatrix (~50× slower on a 30k-file tree): walk the working files with lstat; a file whose
- * stat matches its index entry has the index's blob id, any other is hashed; compare with HEAD.
- * Untracked files count unless .gitignore excludes them.
- */
-export async function changedFiles(repo: GitRepo): Promise<ChangedFile[]> {
-  const head = await headFiles(repo);
-  const index = readIndex(repo);
-  const changed: ChangedFile[] = [];
-  const seen = new Set<string>();
-  const files: string[] = [];
-  for (const scope of repo.scopes) collectWorkingFiles(repo.dir, scope === '.' ? '' : scope, files);
-  for (const filepath of files) {
-    seen.add(filepath);
-    const headOid = head.get(filepath);
-    const workOid = workingOid(repo.dir, filepath, index);
-    if (headOid === workOid) continue;
-    if (headOid === undefined && (await git.isIgnored({ ...at(repo), filepath }))) continue;
-    changed.push({ path: filepath, change: headOid === undefined ? 'added' : 'modified' });
-  }
-  for (const filepath of head.keys()) if (!seen.has(filepath)) changed.push({ path: filepath, change: 'deleted' });
-  return changed.sort((a, b) => (a.path < b.path ? -1 : 1));
-}
+const NO_HEAD = new Map<string, string>();
 
-/** HEAD's files under the scopes: path → blob id. */
-async function headFiles(repo: GitRepo): Promise<Map<string, string>> {
+/** HEAD's files under the scopes: path → blob id (the same map while HEAD's tree and the scopes are unchanged). */
+export async function headFiles(repo: GitRepo): Promise<ReadonlyMap<string, string>> {
   const tree = await treeOf(repo, await resolveOrNull(repo, 'HEAD'));
-  if (!tree) return new Map();
+  if (!tree) return NO_HEAD;
   const scopes = repo.scopes.join('\0');
   if (headCache?.tree === tree && headCache.scopes === scopes) return headCache.files;
   const files = new Map<string, string>();
@@ -68,11 +45,19 @@ async function headFiles(repo: GitRepo): Promise<Map<string, string>> {
   return files;
 }
 
-/** The index's entries (format 2 or 3), or null for a format this reader does not know (then every file is hashed); a damaged index throws. */
-function readIndex(repo: GitRepo): { entries: Map<string, IndexEntry> | null; writtenSeconds: number } {
+/** The index as read: its entries (null for a format this reader does not know: then every file is hashed) and when it was written. */
+export interface IndexSnapshot {
+  entries: Map<string, IndexEntry> | null;
+  writtenSeconds: number;
+}
+
+const NO_INDEX: IndexSnapshot = { entries: new Map(), writtenSeconds: 0 };
+
+/** The index (format 2 or 3; the same object while the file is unchanged); a damaged index throws. */
+export function readIndex(repo: GitRepo): IndexSnapshot {
   const file = path.join(repo.gitdir, 'index');
   const stat = fs.statSync(file, { throwIfNoEntry: false });
-  if (!stat) return { entries: new Map(), writtenSeconds: 0 };
+  if (!stat) return NO_INDEX;
   const key = `${file}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
   if (indexCache?.key !== key)
     indexCache = { key, entries: parseIndex(fs.readFileSync(file)), writtenSeconds: Math.floor(stat.mtimeMs / 1000) };
@@ -107,31 +92,8 @@ function parseIndex(data: Buffer): Map<string, IndexEntry> | null {
   return entries;
 }
 
-/** Adds every file below `folder` (repository-relative, '' for the root) to `files`, skipping nested repositories. */
-function collectWorkingFiles(dir: string, folder: string, files: string[]): void {
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(folder ? `${dir}/${folder}` : dir, { withFileTypes: true });
-  } catch {
-    return; // The assets folder may not exist yet.
-  }
-  for (const entry of entries) {
-    if (entry.name === '.git') continue;
-    const filepath = folder ? `${folder}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) {
-      if (!fs.existsSync(`${dir}/${filepath}/.git`)) collectWorkingFiles(dir, filepath, files);
-    } else if (entry.isFile() || entry.isSymbolicLink()) {
-      files.push(filepath);
-    }
-  }
-}
-
 /** The blob id the working file would have: the index's when its stat still matches (and it is not racily new), else hashed. */
-function workingOid(
-  dir: string,
-  filepath: string,
-  index: { entries: Map<string, IndexEntry> | null; writtenSeconds: number },
-): string {
+export function workingOid(dir: string, filepath: string, index: IndexSnapshot): string {
   // Repository paths use "/", which Node accepts on every platform.
   const absolute = `${dir}/${filepath}`;
   const stat = fs.lstatSync(absolute);
