@@ -91,8 +91,10 @@ describe('cached lists under writes', () => {
     let counter = 0;
 
     const answers = async () => [
-      ...(await Promise.all(LISTS.map((filters) => store.listJson(filters)))),
-      ...(await Promise.all(REVIEWS.map(([locale, kind]) => store.needsReviewJson(locale, kind)))),
+      ...(await Promise.all(LISTS.map((filters) => store.selectionJson({ of: 'list', filters })))),
+      ...(await Promise.all(
+        REVIEWS.map(([locale, kind]) => store.selectionJson({ of: 'needs-review', locale, kind, customized: false })),
+      )),
       ...(await Promise.all(UNTRANSLATED.map(({ locale, ...options }) => queries.untranslatedJson(locale, options)))),
     ];
     const manifests = (items: Item[]) => ({ items: items.map((item) => store.manifestOf(item)), total: items.length });

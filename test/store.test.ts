@@ -55,7 +55,7 @@ describe('content store', () => {
     const { id } = await first.create(page('/start'), 'ada@example.com');
     await first.updateLocale(id, 'en', { meta: { description: 'Ümlaut ✓' } }, '', undefined);
     const before = await first.get(id);
-    const list = await first.listJson({});
+    const list = await first.selectionJson({ of: 'list', filters: {} });
     expect(/^[\x00-\x7f]*$/.test(list)).toBe(true);
     expect(JSON.parse(list).items[0].locales.en.meta.description).toBe('Ümlaut ✓');
     first.close();
@@ -146,7 +146,9 @@ describe('content store', () => {
     const deFile = path.join(root, 'pages/web/pages', `${id}.de.mdx`);
     const before = await readFile(deFile, 'utf8');
     const staleIds = async () =>
-      JSON.parse(await store.needsReviewJson('de')).items.map((item: { id: string }) => item.id);
+      JSON.parse(await store.selectionJson({ of: 'needs-review', locale: 'de', customized: false })).items.map(
+        (item: { id: string }) => item.id,
+      );
     expect(await staleIds()).toEqual([]);
     await store.updateLocale(id, 'en', { content: { mdx: 'v2' } }, etag, undefined);
     expect(await staleIds()).toEqual([id]);
@@ -180,7 +182,9 @@ describe('content store', () => {
       undefined,
     );
     const publishedIds = async () =>
-      JSON.parse(await store.listJson({ published: true })).items.map((item: { id: string }) => item.id);
+      JSON.parse(await store.selectionJson({ of: 'list', filters: { published: true } })).items.map(
+        (item: { id: string }) => item.id,
+      );
     expect(await publishedIds()).toEqual([]);
     const { id } = await store.create(page('/now'), undefined);
     expect(await publishedIds()).toEqual([id]);

@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { Item } from '../content/types.js';
+import type { Derivation } from '../content/store.js';
 import { QuireError } from '../errors.js';
 import type { QuireEvent } from '../events/types.js';
 import { isActiveContent } from './active-content.js';
@@ -33,7 +33,7 @@ export interface AssetLibraryOptions {
    * and every change to the library runs as one of its shared writes, so a git commit or pull waits for it.
    */
   content: {
-    derived<T>(key: string, compute: (items: Iterable<Item>) => T): Promise<T>;
+    derived<T>(derivation: Derivation<T>): Promise<T>;
     shared<T>(task: () => Promise<T>): Promise<T>;
   };
   /** @default 30000 */
@@ -60,7 +60,10 @@ export function createAssetLibrary(options: AssetLibraryOptions) {
   const catalog = createCatalog(root, manifests, urlOf);
   const addFile = createFileAdder({ folders, manifests, catalog, allowedTypes: options.allowedTypes });
   const moveFiles = createMover({ guard, folders, manifests, catalog });
-  const computeUsage = createUsageScanner(servePrefix);
+  const usageIndex: Derivation<Map<string, AssetUsage[]>> = {
+    name: 'asset-usage',
+    compute: createUsageScanner(servePrefix),
+  };
 
   const write = <T>(task: () => Promise<T>) =>
     options.content.shared(async () => {
@@ -181,7 +184,7 @@ export function createAssetLibrary(options: AssetLibraryOptions) {
     async usage(input: string): Promise<AssetUsage[]> {
       const segments = parseAssetPath(input, 'path', { folder: false });
       await guard.resolve(segments, 'path');
-      const usage = await options.content.derived('asset-usage', computeUsage);
+      const usage = await options.content.derived(usageIndex);
       return usage.get(segments.join('/')) ?? [];
     },
 

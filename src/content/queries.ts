@@ -1,8 +1,7 @@
 import { QuireError } from '../errors.js';
-import { computeRedirectIndex } from '../sites/redirects.js';
+import { REDIRECT_INDEX } from '../sites/redirects.js';
 import { requireSite, type SitesSource } from '../sites/sites-config.js';
 import { RESERVED_SITE_NAMES } from '../sites/sites-schema.js';
-import { isUntranslated } from '../sites/untranslated.js';
 import type { ListFilters } from './filters.js';
 import { findFragment, fragmentsInScope } from './fragment-scope.js';
 import { findNamed } from './names.js';
@@ -104,7 +103,7 @@ export function createContentQueries(store: ContentStore, sites: SitesSource) {
     },
 
     async redirects(filter: { site?: string; locale?: string }) {
-      const { list } = await store.derived('redirects', computeRedirectIndex);
+      const { list } = await store.derived(REDIRECT_INDEX);
       const items = list.filter(
         (redirect) =>
           (filter.site === undefined || redirect.site === filter.site) &&
@@ -115,12 +114,7 @@ export function createContentQueries(store: ContentStore, sites: SitesSource) {
 
     /** `{ items, total }` as JSON text: the manifests of the items that lack `targetLocale`, cached per query. */
     untranslatedJson(targetLocale: string, options: { excludeSites: string[]; includeUnpublished: boolean }) {
-      const { excludeSites, includeUnpublished } = options;
-      return store.selectionJson(
-        `untranslated:${targetLocale}:${excludeSites.join(',')}:${includeUnpublished}`,
-        (config) => (item, now) =>
-          isUntranslated(item, config, targetLocale, { excludeSites, includeUnpublished, now }),
-      );
+      return store.selectionJson({ of: 'untranslated', locale: targetLocale, ...options });
     },
   };
 }

@@ -1,6 +1,6 @@
 import { pathnameKey } from '../content/codes.js';
 import type { ContentStore } from '../content/store.js';
-import { computeRedirectIndex } from './redirects.js';
+import { REDIRECT_INDEX } from './redirects.js';
 import { type SitesSource, siteNamed } from './sites-config.js';
 
 /**
@@ -38,7 +38,7 @@ export function createRedirectLookup(store: ContentStore, sites: SitesSource) {
   return async (url: URL): Promise<string | null> => {
     const pathname = requestedPathname(url);
     if (pathname === null) return null;
-    const candidates = (await store.derived('redirects', computeRedirectIndex)).byPathname.get(pathname);
+    const candidates = (await store.derived(REDIRECT_INDEX)).byPathname.get(pathname);
     if (!candidates) return null;
     const domainMatches = candidates.filter((redirect) => {
       const domains = siteNamed(sites.get(), redirect.site)?.domains;

@@ -1,4 +1,5 @@
 import { isValidPathname, pathnameKey } from '../content/codes.js';
+import type { Derivation } from '../content/store.js';
 import type { Item } from '../content/types.js';
 
 export interface Redirect {
@@ -46,7 +47,7 @@ function computeRedirects(items: Iterable<Item>): Redirect[] {
  * All redirects, and the same by `from` pathname (in `pathnameKey` form) for the site's request
  * middleware: derived once per index change.
  */
-export function computeRedirectIndex(items: Iterable<Item>): { list: Redirect[]; byPathname: Map<string, Redirect[]> } {
+function computeRedirectIndex(items: Iterable<Item>): { list: Redirect[]; byPathname: Map<string, Redirect[]> } {
   const list = computeRedirects(items);
   const byPathname = new Map<string, Redirect[]>();
   for (const redirect of list) {
@@ -55,3 +56,9 @@ export function computeRedirectIndex(items: Iterable<Item>): { list: Redirect[];
   }
   return { list, byPathname };
 }
+
+/** The redirect index as the store derives and keeps it. */
+export const REDIRECT_INDEX: Derivation<ReturnType<typeof computeRedirectIndex>> = {
+  name: 'redirects',
+  compute: computeRedirectIndex,
+};

@@ -52,8 +52,16 @@ export function contentHandlers(
   return {
     collections: async (_, c) => c.json({ collections: await queries.collections(['page', 'fragment']) }),
     needsReview: async ({ query }, c) =>
-      jsonText(c, await store.needsReviewJson(query.locale, query.kind, query.customized)),
-    list: async ({ query }, c) => jsonText(c, await store.listJson(query)),
+      jsonText(
+        c,
+        await store.selectionJson({
+          of: 'needs-review',
+          locale: query.locale,
+          kind: query.kind,
+          customized: query.customized ?? false,
+        }),
+      ),
+    list: async ({ query }, c) => jsonText(c, await store.selectionJson({ of: 'list', filters: query })),
     create: async ({ body }, c) => {
       const created = await store.create(body, author(c));
       c.header('ETag', quoteEtag(created.etag));

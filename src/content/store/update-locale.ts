@@ -1,0 +1,92 @@
+import { QuireError } from '../../errors.js';
+import { requireSite } from '../../sites/sites-config.js';
+import { contentEtagOf } from '../etag.js';
+import { applyLocaleUpdate, type LocaleUpdate } from '../locale-update.js';
+import { currentEtag } from '../views.js';
+import type { Author, StoreContext } from './context.js';
+import { writeLocale } from './locale-files.js';
+import {
+  assertNameFree,
+  assertPathnameFree,
+  checkEtag,
+  checkMetaSize,
+  requireConfiguredLocale,
+  scopeOf,
+} from './rules.js';
+
+/**
+ * Changes one locale (or adds a translation, with an empty etag) under the item's lock: the etag
+ * checked, the update applied, the file written atomically.
+ */
+export function updateLocale(
+  ctx: StoreContext,
+  id: string,
+  locale: string,
+  update: LocaleUpdate,
+  etag: string,
+  by: Author,
+): Promise<{ etag: string; modified: string; previousPathname: string | undefined }> {
+  return ctx.onItem(id, async (item) => {
+    const { defaultLocale, locales } = scopeOf(ctx, item);
+    const previous = item.locales.get(locale);
+    if (previous && etag !== '') checkEtag(ctx, item, locale, etag);
+    // An etag names a version of this locale: if the locale is gone (deleted meanwhile), the write
+    // must not bring it back with only what this request carries.
+    if (!previous && etag !== '') {
+      throw new QuireError(
+        'STALE_WRITE',
+        `Content "${id}" has no locale ${locale} any more (it was deleted since it was read): reload it; a new translation is added without an etag.`,
+        { id, locale, currentEtag: null },
+      );
+    }
+    if (!previous) {
+      requireConfiguredLocale(item, locale, locales);
+      // A new translation of a fragment or data entry keeps the item's name unless it is given one.
+      const name = item.locales.get(defaultLocale)?.file.name;
+      if (item.kind !== 'page' && update.name === undefined && name !== undefined) update = { ...update, name };
+    }
+    const file = applyLocaleUpdate(previous?.file, update, {
+      kind: item.kind,
+      type: item.type,
+      locale,
+      defaultLocale,
+      sourceContentEtag: item.locales.get(defaultLocale)?.contentEtag,
+      now: new Date().toISOString(),
+      by,
+    });
+    checkMetaSize(ctx, file.meta, locale);
+    // A default locale's content about to be replaced may be what a translation was reviewed against.
+    if (locale === defaultLocale && previous?.file.content && contentEtagOf(file.content) !== previous.contentEtag)
+      await ctx.sourceCache.put(previous.contentEtag, { meta: previous.file.meta, content: previous.file.content });
+    const renames = file.pathname !== previous?.file.pathname || file.name !== previous?.file.name;
+    const write = async () => {
+      if (item.kind === 'page' && file.pathname !== previous?.file.pathname)
+        assertPathnameFree(ctx, item.site!, locale, file.pathname!, item.id);
+      if (file.name !== undefined && file.name !== previous?.file.name) assertNameFree(ctx, item, file.name, item.id);
+      return writeLocale(ctx, item, locale, file, by);
+    };
+    const stored = renames ? await ctx.namingLock.run('names', write) : await write();
+    return { etag: currentEtag(item, stored), modified: file.modified, previousPathname: previous?.file.pathname };
+  });
+}
+
+/** Moves a page locale to a new pathname; the old one is kept for redirects. */
+export async function movePage(
+  ctx: StoreContext,
+  site: string,
+  id: string,
+  locale: string,
+  pathname: string,
+  etag: string,
+  by: Author,
+): Promise<{ previousPathname: string; etag: string }> {
+  await ctx.sync.fresh();
+  requireSite(ctx.sites.get(), site);
+  const item = ctx.index.get(id);
+  if (item?.kind !== 'page' || item.site !== site) {
+    throw new QuireError('CONTENT_NOT_FOUND', `No page with ID "${id}" in site "${site}".`, { id, site });
+  }
+  ctx.requireLocale(item, locale);
+  const moved = await updateLocale(ctx, id, locale, { pathname }, etag, by);
+  return { previousPathname: moved.previousPathname!, etag: moved.etag };
+}
