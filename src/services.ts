@@ -1,4 +1,5 @@
 import { createAssetLibrary } from './assets/index.js';
+import { createContentReferences, servePrefixOf } from './assets/usage.js';
 import { describeStartup, type ResolvedOptions, runtimeAssetsDir, runtimeContentRoot } from './config/resolve.js';
 import { createContentStore } from './content/store.js';
 import { createChangeFeed } from './events/feed.js';
@@ -23,6 +24,7 @@ function createServices(options: ResolvedOptions) {
     cacheBytes: options.limits.cacheBytes,
     excluded: [assetsDir],
     feed: events,
+    referencesOf: createContentReferences(servePrefixOf(options.prefix)),
   });
   const reviewer = createReviewer({ root, store });
   const git = createGitService({

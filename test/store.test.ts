@@ -192,6 +192,80 @@ describe('content store', () => {
     expect((await publishedIds()).sort()).toEqual([id, later.id].sort());
   });
 
+  describe('bodies read from the files', () => {
+    /** A customized German locale beside the English one, and where the German file is. */
+    async function translated(store: ContentStore) {
+      const { id } = await store.create(
+        {
+          ...page('/bodies'),
+          locales: {
+            en: { pathname: '/bodies', meta: { title: 'Hello' }, content: { mdx: '# English' } },
+            de: { pathname: '/de/bodies', meta: { title: 'Hallo' }, content: { mdx: '# Deutsch' } },
+          },
+        },
+        undefined,
+      );
+      const german = store.index.get(id)!.locales.get('de')!;
+      return { id, german, file: german.path };
+    }
+
+    it('keeps no content in the index, only its etag', async () => {
+      const store = open();
+      const { id, german } = await translated(store);
+      expect(Object.keys(german.file)).not.toContain('content');
+      expect(german.contentEtag).not.toBe('');
+      expect((await store.getLocale(id, 'de')).entry.localized.content).toEqual({ mdx: '# Deutsch' });
+    });
+
+    it('answers an edit made by hand on the very next read, before its file event is taken in', async () => {
+      const store = open();
+      const { id, file } = await translated(store);
+      const before = await store.getLocale(id, 'de');
+      await writeFile(file, (await readFile(file, 'utf8')).replace('# Deutsch', '# Von Hand'));
+      const after = await store.getLocale(id, 'de');
+      expect(after.entry.localized.content).toEqual({ mdx: '# Von Hand' });
+      expect(after.etag).not.toBe(before.etag);
+      // The etag is the one a write must name.
+      const written = await store.updateLocale(id, 'de', { meta: { title: 'Neu' } }, after.etag, undefined);
+      expect((await store.getLocale(id, 'de')).etag).toBe(written.etag);
+    });
+
+    it('answers 404, not 500, for a locale whose file was deleted by hand', async () => {
+      const store = open();
+      const { id, file } = await translated(store);
+      await rm(file);
+      await expect(store.getLocale(id, 'de')).rejects.toMatchObject({ code: 'CONTENT_NOT_FOUND' });
+      expect(Object.keys((await store.get(id)).locales)).toEqual(['en']);
+    });
+
+    it('keeps the content of a locale whose meta alone changes, or that is marked reviewed', async () => {
+      const store = open();
+      const { id, file } = await translated(store);
+      const { etag } = await store.getLocale(id, 'de');
+      const updated = await store.updateLocale(id, 'de', { meta: { title: 'Neu' } }, etag, undefined);
+      expect(parseLocaleFile(await readFile(file, 'utf8'), 'mdx').file.content).toEqual({ mdx: '# Deutsch' });
+      // The source moves on: the customized German locale falls behind, and marking it reviewed keeps its content.
+      const english = await store.getLocale(id, 'en');
+      await store.updateLocale(id, 'en', { content: { mdx: '# English, new' } }, english.etag, undefined);
+      const behind = await store.getLocale(id, 'de');
+      expect(behind.entry.localized.inheritance?.sourceChanged).toBe(true);
+      expect(behind.etag).toBe(updated.etag);
+      await store.markReviewed(id, 'de', behind.etag, undefined);
+      expect(parseLocaleFile(await readFile(file, 'utf8'), 'mdx').file.content).toEqual({ mdx: '# Deutsch' });
+    });
+
+    it('refuses a write that would rewrite a file changed by hand since it was read', async () => {
+      const store = open();
+      const { id, file } = await translated(store);
+      const { etag } = await store.getLocale(id, 'de');
+      await writeFile(file, (await readFile(file, 'utf8')).replace('# Deutsch', '# Von Hand'));
+      // Meta only: the write would keep the content it read, which is no longer on disk.
+      const write = store.updateLocale(id, 'de', { meta: { title: 'Neu' } }, etag, undefined);
+      await expect(write).rejects.toMatchObject({ code: 'STALE_WRITE' });
+      expect(await readFile(file, 'utf8')).toContain('# Von Hand');
+    });
+  });
+
   it('refuses metadata over the limit', async () => {
     const store = open();
     await expect(

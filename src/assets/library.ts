@@ -17,7 +17,7 @@ import { type ReceivedUpload, receiveMultipart } from './multipart.js';
 import { createPathGuard, parseAssetPath } from './safe-path.js';
 import { createTempFiles } from './temp-files.js';
 import type { AssetEntry, AssetRecord, AssetUsage } from './types.js';
-import { createUsageScanner } from './usage.js';
+import { createUsageScanner, servePrefixOf } from './usage.js';
 
 export interface AssetLibraryOptions {
   /** The assets folder in force. */
@@ -55,7 +55,7 @@ export function createAssetLibrary(options: AssetLibraryOptions) {
   const manifests = createManifests();
   const temp = createTempFiles(root);
   const folders = createFolders(root, guard);
-  const servePrefix = `${options.prefix}/assets/serve/`;
+  const servePrefix = servePrefixOf(options.prefix);
   const urlOf = (assetPath: string) => servePrefix + assetPath.split('/').map(encodeURIComponent).join('/');
   const catalog = createCatalog(root, manifests, urlOf);
   const addFile = createFileAdder({ folders, manifests, catalog, allowedTypes: options.allowedTypes });

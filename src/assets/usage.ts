@@ -1,10 +1,14 @@
-import type { Item } from '../content/types.js';
+import type { ReferenceFinder } from '../content/sync.js';
+import type { AssetReference, Item } from '../content/types.js';
 import type { AssetUsage } from './types.js';
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 const childField = (base: string, key: string) =>
   IDENTIFIER.test(key) ? `${base}.${key}` : `${base}[${JSON.stringify(key)}]`;
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Where the API serves the media library's files: an asset's URL is this followed by its path. */
+export const servePrefixOf = (apiPrefix: string) => `${apiPrefix}/assets/serve/`;
 
 /**
  * Finds asset references in content. A reference is the whole serve URL of an asset
@@ -54,9 +58,25 @@ export function createReferenceFinder(servePrefix: string) {
   return { assetPathOf, scanJson, scanMdx };
 }
 
+/**
+ * The asset references in a locale's content, found once when the index reads its file (the
+ * content is not kept in memory; its references are, for the usage answers).
+ */
+export function createContentReferences(servePrefix: string): ReferenceFinder {
+  const { scanJson, scanMdx } = createReferenceFinder(servePrefix);
+  return (content) => {
+    const references: AssetReference[] = [];
+    const found = (asset: string, field: string) => references.push({ asset, field });
+    if (content.visualData !== undefined) scanJson(content.visualData, 'content.visualData', found);
+    if (content.data !== undefined) scanJson(content.data, 'content.data', found);
+    if (typeof content.mdx === 'string') scanMdx(content.mdx, 'content.mdx', found);
+    return references;
+  };
+}
+
 /** asset path → where it is used, over every locale of every item (an inherited locale's content is its source's, so only its meta is its own). */
 export function createUsageScanner(servePrefix: string) {
-  const { scanJson, scanMdx } = createReferenceFinder(servePrefix);
+  const { scanJson } = createReferenceFinder(servePrefix);
   return function computeUsage(items: Iterable<Item>): Map<string, AssetUsage[]> {
     const usage = new Map<string, AssetUsage[]>();
     for (const item of items) {
@@ -70,11 +90,8 @@ export function createUsageScanner(servePrefix: string) {
           usage.set(asset, list);
           list.push({ page: item.id, locale, field });
         };
-        const { meta, content } = stored.file;
-        scanJson(meta, 'meta', found);
-        if (content?.visualData !== undefined) scanJson(content.visualData, 'content.visualData', found);
-        if (content?.data !== undefined) scanJson(content.data, 'content.data', found);
-        if (typeof content?.mdx === 'string') scanMdx(content.mdx, 'content.mdx', found);
+        scanJson(stored.file.meta, 'meta', found);
+        for (const { asset, field } of stored.references ?? []) found(asset, field);
       }
     }
     // Stable: within one locale, references stay in the order they appear.

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { LocaleFile } from './types.js';
+import type { IndexedFile } from './types.js';
 
 /**
  * JSON with object keys sorted at every depth, so equal data always hashes the same. Written as
@@ -29,7 +29,7 @@ export function canonicalJson(value: unknown): string {
 const digest = (text: string) => hash('sha256', text, 'base64url').slice(0, 16);
 
 /** The meta half: everything about a locale but its content and its bookkeeping (times, authors, history). */
-export function metaEtagOf(file: LocaleFile): string {
+export function metaEtagOf(file: IndexedFile): string {
   const { meta, pathname, name, publishAt, unpublishAt, inheritance } = file;
   const lineage = inheritance && {
     state: inheritance.state,

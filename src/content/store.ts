@@ -33,6 +33,8 @@ export function createContentStore(options: StoreOptions) {
     index: ctx.index,
     /** Resolves once every file change reported so far is in the index. */
     fresh: sync.fresh,
+    /** Reads a file into the index again (a reader found it changed before its event came). */
+    recheck: sync.recheck,
     follow: ctx.follow,
     ...reads,
 

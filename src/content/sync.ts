@@ -9,21 +9,33 @@ import { type ParsedLocaleFile, parseLocaleFile } from './files.js';
 import { type ClashNotice, describeClash, type ItemIndex } from './item-index.js';
 import { type ParsedContentPath, parseContentPath } from './paths.js';
 import { describeOffSitePathname, offSitePathnames } from './problems.js';
-import type { LocaleFile, StoredLocale } from './types.js';
+import type { AssetReference, ContentData, LocaleFile, StoredLocale } from './types.js';
 import { createFolderWatcher } from './watch.js';
 
-export function storedLocale(file: LocaleFile, filePath: string, signature: string): StoredLocale {
+/** Finds the asset references in a locale's content (see `createReferenceFinder`). */
+export type ReferenceFinder = (content: ContentData) => AssetReference[];
+
+/** A locale as the index keeps it: its header and meta, the etags, and the assets its content refers to; the content stays in the file. */
+export function storedLocale(
+  file: LocaleFile,
+  filePath: string,
+  signature: string,
+  referencesOf?: ReferenceFinder,
+): StoredLocale {
+  const { content, ...header } = file;
+  const references = content && referencesOf ? referencesOf(content) : [];
   return {
-    file,
+    file: header,
     metaEtag: metaEtagOf(file),
-    contentEtag: file.content ? contentEtagOf(file.content) : '',
+    contentEtag: content ? contentEtagOf(content) : '',
+    ...(references.length > 0 && { references }),
     path: filePath,
     signature,
   };
 }
 
 /** A parsed file as the index keeps it; a hand-written file without `created` or `modified` gets the file's mtime. */
-function indexedFile(parsed: ParsedLocaleFile, filePath: string, stat: Stats) {
+function indexedFile(parsed: ParsedLocaleFile, filePath: string, stat: Stats, referencesOf?: ReferenceFinder) {
   const stamp = stat.mtime.toISOString();
   const file: LocaleFile = {
     ...parsed.file,
@@ -32,20 +44,26 @@ function indexedFile(parsed: ParsedLocaleFile, filePath: string, stat: Stats) {
   };
   for (const pathname of offSitePathnames(file))
     console.warn(`[astro-quire] ${filePath}: ${describeOffSitePathname(pathname)}.`);
-  return { type: parsed.type, stored: storedLocale(file, filePath, signatureOf(stat)) };
+  return { type: parsed.type, stored: storedLocale(file, filePath, signatureOf(stat), referencesOf) };
 }
 
 /** Reads and parses one locale file whose lstat is `stat`; throws an Error saying what is wrong with the file. */
-export async function readLocaleFile(filePath: string, extension: 'json' | 'mdx', stat: Stats) {
-  return indexedFile(parseLocaleFile(await fs.readFile(filePath, 'utf8'), extension), filePath, stat);
+async function readLocaleFile(
+  filePath: string,
+  extension: 'json' | 'mdx',
+  stat: Stats,
+  referencesOf: ReferenceFinder | undefined,
+) {
+  return indexedFile(parseLocaleFile(await fs.readFile(filePath, 'utf8'), extension), filePath, stat, referencesOf);
 }
 
 /** The same with synchronous I/O, for the start-up scan; the fstat of the open file gives the signature. */
-function readLocaleFileSync(filePath: string, extension: 'json' | 'mdx') {
+function readLocaleFileSync(filePath: string, extension: 'json' | 'mdx', referencesOf: ReferenceFinder | undefined) {
   const descriptor = fsSync.openSync(filePath, 'r');
   try {
     const stat = fsSync.fstatSync(descriptor);
-    return indexedFile(parseLocaleFile(fsSync.readFileSync(descriptor, 'utf8'), extension), filePath, stat);
+    const parsed = parseLocaleFile(fsSync.readFileSync(descriptor, 'utf8'), extension);
+    return indexedFile(parsed, filePath, stat, referencesOf);
   } finally {
     fsSync.closeSync(descriptor);
   }
@@ -62,6 +80,8 @@ export interface IndexSyncOptions {
   onDiskChange?: (id: string, locale: string, action: 'created' | 'updated' | 'deleted') => void;
   /** A reader (the content loader in a build): creates no folder and removes no leftover temp file. */
   readOnly?: boolean;
+  /** Finds the asset references of each locale's content as it is read (the content itself is not kept). */
+  referencesOf?: ReferenceFinder;
 }
 
 const SCAN_CONCURRENCY = 64;
@@ -120,7 +140,7 @@ export function createIndexSync(root: string, index: ItemIndex, options: IndexSy
       if (!stat.isFile() || isIndexed(where, filePath, stat)) return;
       let read: Awaited<ReturnType<typeof readLocaleFile>>;
       try {
-        read = await readLocaleFile(filePath, where.extension, stat);
+        read = await readLocaleFile(filePath, where.extension, stat, options.referencesOf);
       } catch (error) {
         console.warn(`[astro-quire] skipping ${filePath}: ${(error as Error).message}`);
         removed(where.id, where.locale, filePath);
@@ -165,7 +185,7 @@ export function createIndexSync(root: string, index: ItemIndex, options: IndexSy
         const where = parseContentPath(path.relative(root, filePath));
         if (!where) continue;
         try {
-          const { type, stored } = readLocaleFileSync(filePath, where.extension);
+          const { type, stored } = readLocaleFileSync(filePath, where.extension, options.referencesOf);
           warnOfClash(index.setLocale(where, where.id, type, where.locale, stored));
         } catch (error) {
           if (fsErrorCode(error) !== 'ENOENT')
@@ -240,19 +260,26 @@ export function createIndexSync(root: string, index: ItemIndex, options: IndexSy
     loadAll,
   );
 
+  async function fresh(): Promise<void> {
+    await ready;
+    // Let file events that are already queued reach the dirty set before looking at it.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (dirty.size > 0 || draining) {
+      draining ??= drain().finally(() => {
+        draining = null;
+      });
+      await draining;
+    }
+  }
+
   return {
     ready,
     /** Resolves once every change reported so far is in the index. */
-    async fresh(): Promise<void> {
-      await ready;
-      // Let file events that are already queued reach the dirty set before looking at it.
-      await new Promise((resolve) => setImmediate(resolve));
-      while (dirty.size > 0 || draining) {
-        draining ??= drain().finally(() => {
-          draining = null;
-        });
-        await draining;
-      }
+    fresh,
+    /** Reads one file again as if its event had come (a read found it changed before its event did). */
+    async recheck(filePath: string): Promise<void> {
+      dirty.add(filePath);
+      await fresh();
     },
     /**
      * Compares the whole tree with the index, without trusting file events: for after a task that

@@ -42,11 +42,22 @@ export interface ItemHome {
   collection: string;
 }
 
+/** A locale file as the index keeps it: everything but the content, which is read from the file when asked for. */
+export type IndexedFile = Omit<LocaleFile, 'content'>;
+
+/** An asset URL in a locale's content, and the field that holds it (see `createReferenceFinder`). */
+export interface AssetReference {
+  asset: string;
+  field: string;
+}
+
 export interface StoredLocale {
-  file: LocaleFile;
+  file: IndexedFile;
   metaEtag: string;
   /** Hash of the locale's own content; '' while it inherits. */
   contentEtag: string;
+  /** The assets its own content refers to, found when it was read (its meta is kept, and looked at when asked). */
+  references?: AssetReference[];
   path: string;
   /** lstat signature of the file when it was last read or written. */
   signature: string;

@@ -3,30 +3,42 @@ import type { ContentData, ContentEntry, Item, LocaleRecord, StoredLocale } from
 
 const EMPTY_CONTENT_ETAG = contentEtagOf({});
 
+/** The content of the locales being answered, read from their files beforehand (see `readContents`). */
+export type ContentOf = (stored: StoredLocale) => ContentData | undefined;
+
 /** The locale an inherited locale takes its content from (its `inheritance.from`). */
 export function sourceOf(item: Item, stored: StoredLocale): StoredLocale | undefined {
   const inheritance = stored.file.inheritance;
   return inheritance?.state === 'inherited' ? item.locales.get(inheritance.from) : undefined;
 }
 
-/** The content a locale shows, and that content's etag: its own, or its source's while it inherits. */
-export function effectiveContent(item: Item, stored: StoredLocale): { content: ContentData; contentEtag: string } {
-  if (stored.file.inheritance?.state !== 'inherited')
-    return { content: stored.file.content ?? {}, contentEtag: stored.contentEtag };
+/** The locale whose content a locale shows: itself, or its source while it inherits (none when the source has no content). */
+export function contentHolder(item: Item, stored: StoredLocale): StoredLocale | undefined {
+  if (stored.file.inheritance?.state !== 'inherited') return stored;
   const source = sourceOf(item, stored);
-  return source?.file.content
-    ? { content: source.file.content, contentEtag: source.contentEtag }
-    : { content: {}, contentEtag: EMPTY_CONTENT_ETAG };
+  return source && source.contentEtag !== '' ? source : undefined;
+}
+
+/** The etag of the content a locale shows: its own, or its source's while it inherits. */
+export function effectiveContentEtag(item: Item, stored: StoredLocale): string {
+  if (stored.file.inheritance?.state !== 'inherited') return stored.contentEtag;
+  return contentHolder(item, stored)?.contentEtag ?? EMPTY_CONTENT_ETAG;
+}
+
+/** The content a locale shows (its own, or its source's while it inherits), from what was read. */
+export function effectiveContent(item: Item, stored: StoredLocale, contentOf: ContentOf): ContentData {
+  const holder = contentHolder(item, stored);
+  return (holder && contentOf(holder)) ?? {};
 }
 
 export function currentEtag(item: Item, stored: StoredLocale): string {
-  return joinEtag(stored.metaEtag, effectiveContent(item, stored).contentEtag);
+  return joinEtag(stored.metaEtag, effectiveContentEtag(item, stored));
 }
 
 /** Staleness is computed, never stored: an inherited locale is stale once its source's content moved on. */
 export function isStale(item: Item, stored: StoredLocale): boolean {
   const inheritance = stored.file.inheritance;
-  return inheritance?.state === 'inherited' && inheritance.inheritedEtag !== effectiveContent(item, stored).contentEtag;
+  return inheritance?.state === 'inherited' && inheritance.inheritedEtag !== effectiveContentEtag(item, stored);
 }
 
 /** A customized locale fell behind once its source's content moved on from the etag it was customized from. */
@@ -47,12 +59,12 @@ function inheritanceView(item: Item, stored: StoredLocale) {
   };
 }
 
-export function localeRecord(item: Item, locale: string, stored: StoredLocale, withContent: boolean): LocaleRecord {
+/** A locale's record; with `contentOf`, its content too (a ContentEntry's), else its manifest. */
+export function localeRecord(item: Item, locale: string, stored: StoredLocale, contentOf?: ContentOf): LocaleRecord {
   const { file } = stored;
-  const { content, contentEtag } = effectiveContent(item, stored);
   const record: LocaleRecord = {
     locale,
-    etag: joinEtag(stored.metaEtag, contentEtag),
+    etag: currentEtag(item, stored),
     created: file.created,
     modified: file.modified,
     ...(file.createdBy !== undefined && { createdBy: file.createdBy }),
@@ -65,7 +77,7 @@ export function localeRecord(item: Item, locale: string, stored: StoredLocale, w
     ...(file.previousPathnames?.length && { previousPathnames: file.previousPathnames }),
     meta: file.meta,
   };
-  if (withContent) record.content = content;
+  if (contentOf) record.content = effectiveContent(item, stored, contentOf);
   return record;
 }
 
@@ -79,16 +91,16 @@ function header(item: Item) {
   };
 }
 
-/** The ContentEntry (`withContent`) or ContentManifest of an item, optionally reduced to some locales. */
-export function entryOf(item: Item, withContent: boolean, only?: ReadonlySet<string>): ContentEntry {
+/** The ContentEntry (with `contentOf`) or ContentManifest of an item, optionally reduced to some locales. */
+export function entryOf(item: Item, contentOf?: ContentOf, only?: ReadonlySet<string>): ContentEntry {
   const locales: Record<string, LocaleRecord> = {};
   for (const locale of [...item.locales.keys()].sort()) {
     if (only && !only.has(locale)) continue;
-    locales[locale] = localeRecord(item, locale, item.locales.get(locale)!, withContent);
+    locales[locale] = localeRecord(item, locale, item.locales.get(locale)!, contentOf);
   }
   return { ...header(item), locales };
 }
 
-export function localizedEntryOf(item: Item, locale: string, stored: StoredLocale) {
-  return { ...header(item), localized: localeRecord(item, locale, stored, true) };
+export function localizedEntryOf(item: Item, locale: string, stored: StoredLocale, contentOf: ContentOf) {
+  return { ...header(item), localized: localeRecord(item, locale, stored, contentOf) };
 }

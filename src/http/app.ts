@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { AssetLibrary } from '../assets/index.js';
+import { servePrefixOf } from '../assets/usage.js';
 import { createContentQueries } from '../content/queries.js';
 import type { ContentStore } from '../content/store.js';
 import type { ChangeFeed } from '../events/feed.js';
@@ -73,7 +74,7 @@ export function createApp(deps: AppDependencies) {
   }));
   const isPublic = createRouteMatcher(publicRoutes, { strict: false });
   // First of all, public routes included: a page of another origin gets nothing, not even a 404.
-  api.use('*', ...originGuard({ allowedOrigins: deps.allowedOrigins, publicFiles: `${deps.prefix}/assets/serve/` }));
+  api.use('*', ...originGuard({ allowedOrigins: deps.allowedOrigins, publicFiles: servePrefixOf(deps.prefix) }));
   api.use('*', identityMiddleware(deps.verifyIdentity, { requireIdentity: deps.requireIdentity, isPublic }));
   if (deps.loopbackWritesOnly) api.use('*', devNetworkGuard());
   for (const endpoint of ENDPOINTS) {

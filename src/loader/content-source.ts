@@ -37,6 +37,8 @@ export function locateContent(
 export interface ContentSource {
   index: ItemIndex;
   fresh(): Promise<void>;
+  /** Reads a file into the index again (a read found it changed before its event came). */
+  recheck(filePath: string): Promise<void>;
   /**
    * Makes the index take in changed files by itself, soon after their events settle (its changes
    * then reach `index.onChange`); returns the function that stops it. Absent where the reader must
@@ -71,7 +73,7 @@ export async function openContentSource(location: ContentLocation, dev: boolean)
         readOnly: true,
       });
       await sync.ready;
-      return { index, fresh: sync.fresh };
+      return { index, fresh: sync.fresh, recheck: sync.recheck };
     })();
     ownIndexes.set(location.root, source);
   }

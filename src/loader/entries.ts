@@ -3,14 +3,21 @@ import { isPublished } from '../content/filters.js';
 import { fragmentsInScope } from '../content/fragment-scope.js';
 import type { ItemIndex } from '../content/item-index.js';
 import type { Item, StoredLocale } from '../content/types.js';
-import { effectiveContent, isStale, sourceOf } from '../content/views.js';
+import { contentHolder, effectiveContentEtag, isStale, sourceOf } from '../content/views.js';
 import type { ResolvedLoaderOptions } from './options.js';
 import type { EntryData } from './schema.js';
+
+/** An entry's data but its content, which is read from a file only when the entry changed. */
+export type EntryHeader = EntryData extends infer Data ? (Data extends unknown ? Omit<Data, 'content'> : never) : never;
 
 export interface WantedEntry {
   /** `<item ID>/<locale>`. */
   id: string;
-  data: EntryData;
+  data: EntryHeader;
+  /** The locale whose content the entry shows (its own, or its source's while it inherits); none when there is none. */
+  holder: StoredLocale | undefined;
+  /** That content's etag: with the header, it says whether the entry changed. */
+  contentEtag: string;
   /** The locale's own file. */
   path: string;
   /** The file holding the body it shows: its own, or its default locale's while it inherits. */
@@ -37,7 +44,7 @@ function itemsInView(index: ItemIndex, options: ResolvedLoaderOptions): Item[] {
   return items.filter((item) => item.site === options.site);
 }
 
-function entryData(item: Item, locale: string, stored: StoredLocale, published: boolean): EntryData {
+function entryHeader(item: Item, locale: string, stored: StoredLocale, published: boolean): EntryHeader {
   const { file } = stored;
   const common = {
     itemId: item.id,
@@ -45,7 +52,6 @@ function entryData(item: Item, locale: string, stored: StoredLocale, published: 
     type: item.type,
     collection: item.collection,
     meta: file.meta,
-    content: effectiveContent(item, stored).content,
     ...(file.publishAt !== undefined && { publishAt: file.publishAt }),
     ...(file.unpublishAt !== undefined && { unpublishAt: file.unpublishAt }),
     published,
@@ -95,7 +101,9 @@ export function wantedEntries(
       const bodyPath = (sourceOf(item, stored) ?? stored).path;
       wanted.push({
         id: entryIdOf(item.id, locale),
-        data: entryData(item, locale, stored, published),
+        data: entryHeader(item, locale, stored, published),
+        holder: contentHolder(item, stored),
+        contentEtag: effectiveContentEtag(item, stored),
         path: stored.path,
         bodyPath,
       });

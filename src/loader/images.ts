@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ImageMetadata } from 'astro';
-import { createReferenceFinder } from '../assets/usage.js';
+import { createReferenceFinder, servePrefixOf } from '../assets/usage.js';
 
 /** What `astro:assets` can resize and convert (SVG stays as it is: Astro makes a component of it). */
 const RASTER = /\.(?:jpe?g|png|webp|avif|gif|tiff?)$/i;
@@ -23,7 +23,7 @@ export interface AssetFiles {
  * the MDX pipeline optimises like any local image).
  */
 export function createAssetFiles({ prefix, assetsDir }: AssetFiles) {
-  const finder = createReferenceFinder(`${prefix}/assets/serve/`);
+  const finder = createReferenceFinder(servePrefixOf(prefix));
 
   /** The raster image file an asset path names, if it exists. */
   function imageFileOf(assetPath: string): string | undefined {

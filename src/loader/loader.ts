@@ -11,6 +11,7 @@ import {
   requestContentRefresh,
   sharedOptions,
 } from '../config/shared.js';
+import { ContentMovedOn, readContents } from '../content/bodies.js';
 import { nextPublicationChange } from '../content/derived-cache.js';
 import type { Kind } from '../content/types.js';
 import { locateContent, openContentSource } from './content-source.js';
@@ -31,6 +32,8 @@ export interface QuireLoader<K extends Kind> {
 
 /** Changes arrive in bursts (a write touches several records; an atomic save is a temp file plus a rename); sync once per burst. */
 const BURST_MS = 25;
+/** Passes started over because a file changed under them, before the load gives up (see `reconcile`). */
+const MAX_REREADS = 5;
 /** setTimeout's ceiling; a publication date further away is looked at again then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -106,29 +109,42 @@ export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>):
        * deleted. An entry the collection's schema refuses fails the load (the build); in dev it is
        * logged and keeps its previous version, so one bad edit does not stop the others.
        */
-      async function reconcile(tolerant: boolean): Promise<{ set: number; deleted: number }> {
+      async function reconcile(tolerant: boolean, rereads = 0): Promise<{ set: number; deleted: number }> {
+        try {
+          return await reconcileOnce(tolerant);
+        } catch (error) {
+          // A file changed by hand while it was read: the index reads it again, and the pass starts over.
+          if (!(error instanceof ContentMovedOn) || rereads === MAX_REREADS) throw error;
+          await source.recheck(error.file);
+          return reconcile(tolerant, rereads + 1);
+        }
+      }
+
+      async function reconcileOnce(tolerant: boolean): Promise<{ set: number; deleted: number }> {
         let set = 0;
         let deleted = 0;
         const wanted = wantedEntries(source.index, options, includeDrafts, Date.now());
         const ids = new Set(wanted.map((entry) => entry.id));
         for (const entry of wanted) {
-          const mdx = entry.data.type === 'mdx' ? entry.data.content.mdx : undefined;
-          const deferred = mdx !== undefined && compilesMdx;
           // A deferred entry is rendered from the file with its body: an inherited locale's file has none.
+          const deferred = compilesMdx && entry.data.type === 'mdx' && entry.holder !== undefined;
           const storedFile = deferred ? entry.bodyPath : entry.path;
-          const images = assets.imageImportsOf(
-            { meta: entry.data.meta, content: { ...entry.data.content, mdx: undefined } },
-            storedFile,
-          );
-          const digest = context.generateDigest({ data: entry.data, images, storedFile });
+          // The header, the content's etag and the file are all an entry depends on: only a changed entry has its content read.
+          const digest = context.generateDigest({ data: entry.data, contentEtag: entry.contentEtag, storedFile });
           const existing = store.get(entry.id);
           if (existing?.digest === digest) {
             if (existing.deferredRender && existing.filePath) store.addModuleImport(existing.filePath);
             continue;
           }
+          const content = (entry.holder && (await readContents([entry.holder]))(entry.holder)) ?? {};
+          const mdx = entry.data.type === 'mdx' ? content.mdx : undefined;
+          const images = assets.imageImportsOf(
+            { meta: entry.data.meta, content: { ...content, mdx: undefined } },
+            storedFile,
+          );
           let data: Awaited<ReturnType<typeof context.parseData>>;
           try {
-            data = await context.parseData({ id: entry.id, data: entry.data, filePath: entry.path });
+            data = await context.parseData({ id: entry.id, data: { ...entry.data, content }, filePath: entry.path });
           } catch (error) {
             if (!tolerant) throw error;
             logger.error(`${entry.id} (${entry.path}): ${(error as Error).message}`);

@@ -6,7 +6,7 @@ import { WriteGate } from '../../util/write-gate.js';
 import { createDerivedCache } from '../derived-cache.js';
 import { ItemIndex } from '../item-index.js';
 import { createSourceCache } from '../source-cache.js';
-import { createIndexSync } from '../sync.js';
+import { createIndexSync, type ReferenceFinder } from '../sync.js';
 import type { Item, StoredLocale } from '../types.js';
 import { currentEtag } from '../views.js';
 
@@ -20,6 +20,8 @@ export interface StoreOptions {
   feed: ChangeFeed;
   /** The byte budget of the answers kept for repeated lists and site-wide views. @default 64 MiB */
   cacheBytes?: number;
+  /** Finds the asset references in a locale's content, kept in the index for the usage answers. */
+  referencesOf?: ReferenceFinder;
 }
 
 /** Who is writing, for attribution. */
@@ -47,6 +49,7 @@ export function createStoreContext(options: StoreOptions) {
     withItemLock,
     onDirty: catchUpSoon,
     onDiskChange: (id, locale, action) => announce(id, locale, action, null),
+    referencesOf: options.referencesOf,
   });
 
   /**
@@ -107,6 +110,7 @@ export function createStoreContext(options: StoreOptions) {
     sourceCache: createSourceCache(root),
     cache: createDerivedCache(index, options.cacheBytes),
     metadataBytes: options.metadataBytes,
+    referencesOf: options.referencesOf,
     announce,
     requireItem,
     requireLocale,

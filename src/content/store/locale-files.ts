@@ -49,7 +49,7 @@ export async function writeLocale(
   try {
     fsSync.mkdirSync(folder, { recursive: true });
     const written = await writeFileAtomic(filePath, serializeLocaleFile(item.type, file));
-    const stored = storedLocale(file, filePath, signatureOf(written));
+    const stored = storedLocale(file, filePath, signatureOf(written), ctx.referencesOf);
     const existed = ctx.index.get(item.id)?.locales.has(locale) ?? false;
     ctx.index.setLocale(item, item.id, item.type, locale, stored);
     ctx.announce(item.id, locale, existed ? 'updated' : 'created', by ?? null);

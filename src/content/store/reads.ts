@@ -8,7 +8,17 @@ import { type ListFilters, matchesFilters } from '../filters.js';
 import type { IdClash } from '../item-index.js';
 import { parseContentPath } from '../paths.js';
 import type { Item, ItemHome, Kind } from '../types.js';
-import { currentEtag, effectiveContent, entryOf, hasSourceChanged, isStale, localizedEntryOf } from '../views.js';
+import {
+  contentHolder,
+  currentEtag,
+  effectiveContent,
+  effectiveContentEtag,
+  entryOf,
+  hasSourceChanged,
+  isStale,
+  localizedEntryOf,
+} from '../views.js';
+import { withContents } from './contents.js';
 import type { StoreContext } from './context.js';
 import { expectedLocales, nameOwner, pathnameOwner } from './rules.js';
 
@@ -69,7 +79,7 @@ export function createReads(ctx: StoreContext) {
   };
 
   function manifestListJson(items: readonly Item[]): string {
-    const manifests = items.map((item) => index.cachedManifest(item.id, () => JSON.stringify(entryOf(item, false))));
+    const manifests = items.map((item) => index.cachedManifest(item.id, () => JSON.stringify(entryOf(item))));
     return `{"items":[${manifests.join(',')}],"total":${items.length}}`;
   }
 
@@ -103,51 +113,62 @@ export function createReads(ctx: StoreContext) {
       return index.sorted().filter((item) => matches(item, now));
     },
 
-    async get(id: string) {
-      await sync.fresh();
-      return entryOf(ctx.requireItem(id), true);
-    },
+    get: (id: string) =>
+      withContents(ctx, async (load) => {
+        await sync.fresh();
+        const item = ctx.requireItem(id);
+        return entryOf(item, await load(item.locales.values()));
+      }),
 
-    async getLocale(id: string, locale: string) {
-      await sync.fresh();
-      const item = ctx.requireItem(id);
-      const stored = ctx.requireLocale(item, locale);
-      return { entry: localizedEntryOf(item, locale, stored), etag: currentEtag(item, stored) };
-    },
+    getLocale: (id: string, locale: string) =>
+      withContents(ctx, async (load) => {
+        await sync.fresh();
+        const item = ctx.requireItem(id);
+        const stored = ctx.requireLocale(item, locale);
+        const contentOf = await load([contentHolder(item, stored)].filter((holder) => holder !== undefined));
+        return { entry: localizedEntryOf(item, locale, stored, contentOf), etag: currentEtag(item, stored) };
+      }),
 
     /**
      * What reviewing a translation compares: the content etag it was last reviewed (or customized)
      * at, its default locale's content now, and the translation itself. A locale that does not
      * inherit (the default locale among them) has nothing to review.
      */
-    async reviewBasis(id: string, locale: string) {
-      await sync.fresh();
-      const item = ctx.requireItem(id);
-      const stored = ctx.requireLocale(item, locale);
-      const inheritance = stored.file.inheritance;
-      if (!inheritance) {
-        throw new QuireError(
-          'INVALID_REQUEST',
-          `Locale ${locale} of "${id}" does not inherit from another locale, so there is nothing to review.`,
-          { id, locale, state: null },
-        );
-      }
-      const source = ctx.requireLocale(item, inheritance.from);
-      return {
-        item: { id: item.id, kind: item.kind, type: item.type, collection: item.collection, site: item.site },
-        inheritance,
-        stale: isStale(item, stored),
-        sourceChanged: hasSourceChanged(item, stored),
-        translation: { etag: currentEtag(item, stored), meta: stored.file.meta, ...effectiveContent(item, stored) },
-        source: {
-          path: source.path,
-          extension: path.extname(source.path).slice(1) as 'json' | 'mdx',
-          meta: source.file.meta,
-          content: source.file.content ?? {},
-          contentEtag: source.contentEtag,
-        },
-      };
-    },
+    reviewBasis: (id: string, locale: string) =>
+      withContents(ctx, async (load) => {
+        await sync.fresh();
+        const item = ctx.requireItem(id);
+        const stored = ctx.requireLocale(item, locale);
+        const inheritance = stored.file.inheritance;
+        if (!inheritance) {
+          throw new QuireError(
+            'INVALID_REQUEST',
+            `Locale ${locale} of "${id}" does not inherit from another locale, so there is nothing to review.`,
+            { id, locale, state: null },
+          );
+        }
+        const source = ctx.requireLocale(item, inheritance.from);
+        const contentOf = await load([stored, source]);
+        return {
+          item: { id: item.id, kind: item.kind, type: item.type, collection: item.collection, site: item.site },
+          inheritance,
+          stale: isStale(item, stored),
+          sourceChanged: hasSourceChanged(item, stored),
+          translation: {
+            etag: currentEtag(item, stored),
+            meta: stored.file.meta,
+            content: effectiveContent(item, stored, contentOf),
+            contentEtag: effectiveContentEtag(item, stored),
+          },
+          source: {
+            path: source.path,
+            extension: path.extname(source.path).slice(1) as 'json' | 'mdx',
+            meta: source.file.meta,
+            content: contentOf(source) ?? {},
+            contentEtag: source.contentEtag,
+          },
+        };
+      }),
 
     /** The collection names of the items of these kinds (in one site, when given), sorted. */
     async collections(kinds: readonly Kind[], site?: string): Promise<string[]> {
@@ -211,6 +232,6 @@ export function createReads(ctx: StoreContext) {
 
     /** A manifest as an object, optionally reduced to one locale. */
     manifestOf: (item: Item, locale?: string) =>
-      entryOf(item, false, locale === undefined ? undefined : new Set([locale])),
+      entryOf(item, undefined, locale === undefined ? undefined : new Set([locale])),
   };
 }

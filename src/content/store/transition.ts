@@ -1,6 +1,7 @@
 import { QuireError } from '../../errors.js';
 import type { LocaleFile } from '../types.js';
 import { currentEtag, hasSourceChanged } from '../views.js';
+import { contentForWrite } from './contents.js';
 import type { Author, StoreContext } from './context.js';
 import { writeLocale } from './locale-files.js';
 import { checkEtag, scopeOf } from './rules.js';
@@ -37,14 +38,17 @@ export function transition(
     }
     const source = item.locales.get(stored.file.inheritance!.from);
     const sourceEtag = source?.contentEtag;
-    const file: LocaleFile = { ...stored.file, modified: new Date().toISOString() };
+    // The file is written anew: a customized locale keeps its own content, read from it.
+    const own = state === 'customized' ? await contentForWrite(item, locale, stored) : undefined;
+    const file: LocaleFile = { ...stored.file, ...(own && { content: own }), modified: new Date().toISOString() };
     if (by) file.modifiedBy = by;
     else delete file.modifiedBy;
     if (kind === 'mark-reviewed') {
       file.inheritance = { ...file.inheritance!, inheritedEtag: sourceEtag };
     } else if (kind === 'break-inheritance') {
       file.inheritance = { ...file.inheritance!, state: 'customized', inheritedEtag: sourceEtag };
-      file.content = source?.file.content ?? {};
+      const from = stored.file.inheritance!.from;
+      file.content = (source && (await contentForWrite(item, from, source))) ?? {};
     } else {
       file.inheritance = {
         state: 'inherited',

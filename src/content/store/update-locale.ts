@@ -3,6 +3,7 @@ import { requireSite } from '../../sites/sites-config.js';
 import { contentEtagOf } from '../etag.js';
 import { applyLocaleUpdate, type LocaleUpdate } from '../locale-update.js';
 import { currentEtag } from '../views.js';
+import { contentForWrite } from './contents.js';
 import type { Author, StoreContext } from './context.js';
 import { writeLocale } from './locale-files.js';
 import {
@@ -45,7 +46,11 @@ export function updateLocale(
       const name = item.locales.get(defaultLocale)?.file.name;
       if (item.kind !== 'page' && update.name === undefined && name !== undefined) update = { ...update, name };
     }
-    const file = applyLocaleUpdate(previous?.file, update, {
+    // The file is written anew: a locale that keeps its content (none sent, not turning to inherit) has it read.
+    const keepsContent =
+      previous !== undefined && previous.contentEtag !== '' && update.content === undefined && !update.inherit;
+    const previousContent = keepsContent ? await contentForWrite(item, locale, previous) : undefined;
+    const file = applyLocaleUpdate(previous && { ...previous.file, content: previousContent }, update, {
       kind: item.kind,
       type: item.type,
       locale,
@@ -56,8 +61,15 @@ export function updateLocale(
     });
     checkMetaSize(ctx, file.meta, locale);
     // A default locale's content about to be replaced may be what a translation was reviewed against.
-    if (locale === defaultLocale && previous?.file.content && contentEtagOf(file.content) !== previous.contentEtag)
-      await ctx.sourceCache.put(previous.contentEtag, { meta: previous.file.meta, content: previous.file.content });
+    if (
+      locale === defaultLocale &&
+      previous &&
+      previous.contentEtag !== '' &&
+      contentEtagOf(file.content) !== previous.contentEtag
+    ) {
+      const replaced = await contentForWrite(item, locale, previous);
+      if (replaced) await ctx.sourceCache.put(previous.contentEtag, { meta: previous.file.meta, content: replaced });
+    }
     const renames = file.pathname !== previous?.file.pathname || file.name !== previous?.file.name;
     const write = async () => {
       if (item.kind === 'page' && file.pathname !== previous?.file.pathname)
