@@ -9,7 +9,8 @@ import { downloadToFile } from '../src/assets/download.js';
 import { checkNewFolderName, foldToAscii, sanitizeFilename, uniqueFilename } from '../src/assets/filenames.js';
 import { parseAssetPath } from '../src/assets/safe-path.js';
 import { isSvgText } from '../src/assets/sniff.js';
-import { createUsageScanner } from '../src/assets/usage.js';
+import { createContentReferences, createUsageScanner } from '../src/assets/usage.js';
+import { storedLocale } from '../src/content/sync.js';
 import type { Item, LocaleFile } from '../src/content/types.js';
 import { QuireError } from '../src/errors.js';
 import { png, svg } from './support/images.js';
@@ -253,6 +254,8 @@ describe('downloads', () => {
 describe('usage scanner', () => {
   const prefix = '/__cms/api/assets/serve/';
   const url = (asset: string) => `${prefix}${asset}`;
+  // As the index keeps locales: the content's references found when the file is read, the content dropped.
+  const referencesOf = createContentReferences(prefix);
   const item = (id: string, locales: Record<string, Partial<LocaleFile>>): Item => ({
     id,
     kind: 'page',
@@ -262,13 +265,7 @@ describe('usage scanner', () => {
     locales: new Map(
       Object.entries(locales).map(([locale, file]) => [
         locale,
-        {
-          file: { created: '', modified: '', meta: {}, ...file },
-          metaEtag: '',
-          contentEtag: '',
-          path: '',
-          signature: '',
-        },
+        storedLocale({ created: '', modified: '', meta: {}, ...file }, '', '', referencesOf),
       ]),
     ),
   });
