@@ -6,7 +6,15 @@ import autocannon from 'autocannon';
  * time it reports (a float, from process.hrtime) is collected here and the percentiles are
  * computed from those.
  */
-export async function drive({ url, requests, duration, connections = 1, setupClient, timeoutSeconds = 60 }) {
+export async function drive(options) {
+  return startDrive(options).finished;
+}
+
+/**
+ * Starts autocannon without waiting for it: `finished` resolves when `duration` is over, `stop()`
+ * ends it early (a background load that lasts as long as the measure running beside it).
+ */
+export function startDrive({ url, requests, duration, connections = 1, setupClient, timeoutSeconds = 60 }) {
   const latencies = [];
   const statuses = {};
   const instance = autocannon({
@@ -22,16 +30,25 @@ export async function drive({ url, requests, duration, connections = 1, setupCli
     statuses[status] = (statuses[status] ?? 0) + 1;
     if (status >= 200 && status < 300) latencies.push(ms);
   });
-  const result = await instance;
-  const bad = Object.entries(statuses).filter(([status]) => Number(status) >= 300);
+  const finished = (async () => {
+    const result = await instance;
+    const bad = Object.entries(statuses).filter(([status]) => Number(status) >= 300);
+    return {
+      latencies,
+      statuses,
+      ok: latencies.length,
+      bad: bad.reduce((sum, [, count]) => sum + count, 0),
+      errors: result.errors,
+      timeouts: result.timeouts,
+      seconds: result.duration,
+    };
+  })();
   return {
-    latencies,
-    statuses,
-    ok: latencies.length,
-    bad: bad.reduce((sum, [, count]) => sum + count, 0),
-    errors: result.errors,
-    timeouts: result.timeouts,
-    seconds: result.duration,
+    finished,
+    stop() {
+      instance.stop();
+      return finished;
+    },
   };
 }
 
