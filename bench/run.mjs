@@ -106,15 +106,10 @@ async function removeFinishedRuns() {
  * server that is gone (at 100k items it may run out of memory), with the end of its output.
  */
 async function attempt(id, measure, task, server) {
-  if (server?.exitCode !== undefined)
-    return [
-      failedRow({
-        id,
-        measure,
-        target: target.none(),
-        note: `the server exited (${server.exitCode}) before this measure: ${server.logs().slice(-300)}`,
-      }),
-    ];
+  const gone =
+    server?.unusable ??
+    (server?.exitCode !== undefined && `the server exited (${server.exitCode}): ${server.logs().slice(-300)}`);
+  if (gone) return [failedRow({ id, measure, target: target.none(), note: `before this measure, ${gone}` })];
   try {
     return await task();
   } catch (error) {
@@ -204,14 +199,20 @@ async function main() {
     server.exitCode = code;
   });
   try {
-    const warm = await probe(`${server.url}${API}/content?localization=one`);
-    if (warm.status !== 200) throw new Error(`GET /content answered ${warm.status}:\n${server.logs().slice(-2_000)}`);
+    // A server that cannot build its index (out of memory at 100k, say) still leaves a results file.
+    const warm = await probe(`${server.url}${API}/content?localization=one`).catch((error) => ({
+      status: error.message,
+    }));
+    if (warm.status !== 200) {
+      server.unusable = `GET /content answered ${warm.status}: ${server.logs().slice(-300)}`;
+      log(`   ${server.unusable}`);
+    }
     const rss = (label) => {
-      if (server.exitCode !== undefined) return;
+      if (server.unusable || server.exitCode !== undefined) return;
       serverRssMB[label] = rssMB(server.pid);
       log(`   server RSS ${label}: ${serverRssMB[label]} MB`);
     };
-    log(`   ${server.url} (pid ${server.pid}), index ready`);
+    if (!server.unusable) log(`   ${server.url} (pid ${server.pid}), index ready`);
     rss('after the index was built');
 
     const run = async (id, name, task) => measures.push(...[].concat(await attempt(id, name, task, server)));

@@ -113,7 +113,7 @@ export async function buildSite({ dir, astroBin }) {
   const result = await runProcess(process.execPath, [astroBin, 'build'], {
     cwd: dir,
     env: childEnv(),
-    timeoutMs: 600_000,
+    timeoutMs: 1_800_000,
   });
   if (result.code !== 0)
     throw new Error(`astro build failed in ${dir} (exit ${result.code}):\n${result.output.slice(-4_000)}`);

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { sleep } from './processes.mjs';
 import { probe } from './rows.mjs';
 import { API } from './site.mjs';
 
@@ -70,11 +71,15 @@ export const writeLoad = (server, { writers, setupClient }) => ({
   requests: [{ method: 'GET', path: `${API}/auth/user` }],
 });
 
+const SETTLE_MS = 1_000;
+
 /**
  * Each writer's page on disk and as served must hold its last acknowledged write, or a later one
  * that was sent but whose answer the end of the load cut off.
  */
 export async function verifyWriters(server, writers) {
+  // A write whose answer the end of the load cut off may still be under way in the server.
+  await sleep(SETTLE_MS);
   const verification = [];
   for (const writer of writers) {
     const onDisk = JSON.parse(await fs.readFile(writer.file, 'utf8')).meta.benchSeq;

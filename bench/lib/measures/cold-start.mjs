@@ -7,6 +7,8 @@ import { API, FLOOR_PREFIX, LOOP_DELAY_PATH, spawnServer, waitFor } from '../sit
 import { fmtMs } from './reads.mjs';
 
 const FLOOR_SCRIPT = path.join(import.meta.dirname, '..', '..', 'floor', 'parse-all.mjs');
+/** The floor keeps every parsed file, as an index would: about 5× the text in memory, ≈5 GB at 100k items: more than Node's default heap (≈4 GB). */
+const FLOOR_HEAP = ['--max-old-space-size=12288'];
 
 /**
  * Cold start: from spawning `node dist/server/entry.mjs` to the first complete answer of a list
@@ -28,7 +30,7 @@ export async function measureColdStart({ site, contentRoot, catalog, runs }) {
   let floorFiles;
   let listed;
   for (let run = 0; run < runs; run++) {
-    const plain = await runProcess(process.execPath, [FLOOR_SCRIPT, contentRoot], {
+    const plain = await runProcess(process.execPath, [...FLOOR_HEAP, FLOOR_SCRIPT, contentRoot], {
       cwd: contentRoot,
       timeoutMs,
     });
@@ -41,7 +43,7 @@ export async function measureColdStart({ site, contentRoot, catalog, runs }) {
       });
     floor.push(plain.ms);
     floorFiles = JSON.parse(plain.output.trim().split('\n').at(-1)).files;
-    const split = await runProcess(process.execPath, [FLOOR_SCRIPT, contentRoot, '--no-yaml'], {
+    const split = await runProcess(process.execPath, [...FLOOR_HEAP, FLOOR_SCRIPT, contentRoot, '--no-yaml'], {
       cwd: contentRoot,
       timeoutMs,
     });

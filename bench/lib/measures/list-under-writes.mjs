@@ -19,7 +19,10 @@ export async function measureListUnderWrites({ server, catalog, contentRoot, set
   const pages = catalog.items
     .filter(
       (item) =>
-        item.kind === 'page' && item.site === 'www' && Object.keys(item.locales).length === 3 && !excludeIds.has(item.id),
+        item.kind === 'page' &&
+        item.site === 'www' &&
+        Object.keys(item.locales).length === 3 &&
+        !excludeIds.has(item.id),
     )
     .slice(-WRITERS);
   const prepared = await prepareWriters({ server, items: pages, contentRoot });

@@ -49,6 +49,7 @@ export async function compareToFloor(server, { id, measure, paths, goal, setting
         : { min: sorted[0], median: sorted[Math.floor(sorted.length / 2)], max: sorted.at(-1) },
     floorMs: roundSummary(comparison.baseline),
     quireMs: roundSummary(comparison.subject),
+    oneByOne: comparison.oneByOne,
     ...(check ? check(answers) : {}),
   };
   if (comparison.failures.length) {

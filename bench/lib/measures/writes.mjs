@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { drive } from '../load.mjs';
-import { runProcess, sleep } from '../processes.mjs';
+import { runProcess } from '../processes.mjs';
 import { log } from '../progress.mjs';
 import { failedRow, measuredRow, round, target } from '../rows.mjs';
 import { prepareWriters, verifyWriters, writeLoad } from '../writers.mjs';
@@ -29,7 +29,6 @@ export async function measureWrites({ server, catalog, contentRoot, workDir, dur
 
   log(`writes: ${WRITERS} writers for ${duration}s`);
   const run = await drive({ ...writeLoad(server, prepared), duration });
-  await sleep(200);
   const acknowledged = writers.reduce((sum, writer) => sum + writer.ackedCount, 0);
   const writesPerSecond = acknowledged / run.seconds;
 
