@@ -23,7 +23,8 @@ async function shapingKey(packageDir) {
 }
 
 /**
- * The cache of `size` items from `seed`: `{ contentDir, decapDir, catalog, reviewId }`. When none
+ * The cache of `size` items from `seed`: `{ contentDir, decapDir, catalog, reviewId, buildSeconds,
+ * fromCache }`. When none
  * is complete, `build({ contentDir, decapDir })` makes one (it returns `{ catalog, reviewId }`);
  * earlier caches of the same size and seed, made by other code, are removed.
  */
@@ -36,7 +37,7 @@ export async function cachedContent({ cacheRoot, size, seed, packageDir, fresh, 
   if (existsSync(marker)) {
     const { catalog, reviewId, buildSeconds } = JSON.parse(await fs.readFile(marker, 'utf8'));
     log(`   from the cache ${path.basename(folder)} (generating it took ${buildSeconds} s)`);
-    return { contentDir: path.join(folder, 'content'), decapDir: path.join(folder, 'decap'), catalog, reviewId };
+    return { ...parts(folder), catalog, reviewId, buildSeconds, fromCache: true };
   }
   await fs.mkdir(cacheRoot, { recursive: true });
   for (const entry of await fs.readdir(cacheRoot)) {
@@ -49,14 +50,21 @@ export async function cachedContent({ cacheRoot, size, seed, packageDir, fresh, 
   await fs.rm(building, { recursive: true, force: true });
   const started = performance.now();
   const { catalog, reviewId } = await build({
-    contentDir: path.join(building, 'content'),
-    decapDir: path.join(building, 'decap'),
+    ...parts(building),
   });
   const buildSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
   await fs.writeFile(path.join(building, MARKER), JSON.stringify({ size, seed, buildSeconds, reviewId, catalog }));
-  await fs.rename(building, folder);
-  return { contentDir: path.join(folder, 'content'), decapDir: path.join(folder, 'decap'), catalog, reviewId };
+  try {
+    await fs.rename(building, folder);
+  } catch (error) {
+    // Another run built the same cache meanwhile: theirs is as good.
+    if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+    await fs.rm(building, { recursive: true, force: true });
+  }
+  return { ...parts(folder), catalog, reviewId, buildSeconds, fromCache: false };
 }
+
+const parts = (folder) => ({ contentDir: path.join(folder, 'content'), decapDir: path.join(folder, 'decap') });
 
 /**
  * The cached content root as the run's own, in seconds rather than a copy of every byte: its files
@@ -75,6 +83,9 @@ export async function linkContent(cachedDir, runDir) {
   for (const entry of await fs.readdir(path.join(cachedDir, '.git')))
     await cp([entry === 'objects' ? '-al' : '-a', path.join(cachedDir, '.git', entry), git]);
 }
+
+/** A folder of the cache (never written) as the run's own, hard-linked: another run may replace the cache meanwhile. */
+export const linkFolder = (cachedDir, runDir) => cp(['-al', cachedDir, runDir]);
 
 async function cp(args) {
   const result = await runProcess('cp', args, { timeoutMs: 1_800_000 });

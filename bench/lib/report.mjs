@@ -137,6 +137,12 @@ export function sizeSection(results) {
     `- Package: astro-quire ${results.packageVersion}${machine.commit ? ` at ${machine.commit}` : ''}`,
     `- Load: ${settings.duration} s per run, ${settings.rounds} alternating runs per side after a 0.5 s warm-up; ` +
       `${settings.coldStartRuns} cold starts; ${settings.gitRuns} git status runs; ${settings.adminRuns ?? 0} admin list loads`,
+    ...(content.generationSeconds !== undefined
+      ? [
+          `- Content: generating it, git add and commit took ${content.generationSeconds} s` +
+            (content.fromCache ? '; this run took it from the cache (bench/.work/content-cache)' : ''),
+        ]
+      : []),
     ...(results.phaseSeconds
       ? [
           `- Time per phase: ${Object.entries(results.phaseSeconds)
