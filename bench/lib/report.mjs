@@ -63,8 +63,9 @@ const HOW = {
     'the load both sides share cancels out and what remains is the cost of keeping the list current.',
   'cold-start-stall':
     "`monitorEventLoopDelay` (5 ms resolution), enabled before the server's entry runs (`node --import`), read and reset " +
-    'when the server first answers (what came before is its own boot: in the details), then read again after the first ' +
-    'complete `GET /content?localization=one`, which builds the index: the longest stall while the index is built.',
+    'when the server first answers (what came before is its own boot: in the details), then after a first `GET /auth/user` ' +
+    "(the API's modules load on the first API request) and after the first complete `GET /content?localization=one` " +
+    '(which builds the index): the longer of those two stalls, each in the details.',
   'rss-steady':
     "the server's VmRSS after the whole read and write load (distinct lists, reads, git status, review, writes, the " +
     'list under writes), against 2.5× the bytes of the content files (locale files and assets under the content root, not .git).',

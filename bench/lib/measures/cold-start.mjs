@@ -99,49 +99,57 @@ export async function measureColdStart({ site, contentRoot, catalog, runs }) {
 }
 
 /**
- * The server's longest event-loop stall while it builds its index for the first answer: one more
- * cold start, the stall monitor (lib/site.mjs) read once the server answers at all (which also
- * resets it: what came before is the server's own boot, reported apart), then the first
- * `GET /content`, then the monitor again.
+ * The server's longest event-loop stall from its first answer to the first answered list, in one
+ * more cold start: the stall monitor (lib/site.mjs) read once the server answers at all (which
+ * resets it: what came before is the server's own boot), then `GET /auth/user` (the API's modules
+ * load on the first API request) and the monitor, then the first `GET /content` (which builds the
+ * index) and the monitor again. The row is the longer of the two; the details keep them apart.
  */
 async function measureColdStartStall({ site, listPath, timeoutMs }) {
   const server = await spawnServer(site);
+  const monitor = async () =>
+    JSON.parse((await waitFor(server, `${server.url}${LOOP_DELAY_PATH}`, { timeoutMs })).body.toString());
   let boot;
-  let first;
-  let stall;
+  let modules;
+  let index;
+  let firstMs;
   try {
-    boot = await waitFor(server, `${server.url}${LOOP_DELAY_PATH}`, { intervalMs: 5, timeoutMs });
+    boot = await monitor();
     const started = performance.now();
-    first = await waitFor(server, `${server.url}${listPath}`, { intervalMs: 5, timeoutMs });
-    first.ms = performance.now() - started;
-    stall = await waitFor(server, `${server.url}${LOOP_DELAY_PATH}`, { timeoutMs: 60_000 });
+    await waitFor(server, `${server.url}${API}/auth/user`, { timeoutMs });
+    modules = await monitor();
+    await waitFor(server, `${server.url}${listPath}`, { timeoutMs });
+    index = await monitor();
+    firstMs = performance.now() - started;
   } finally {
     await server.stop();
   }
-  const bootStall = JSON.parse(boot.body.toString());
-  const indexStall = JSON.parse(stall.body.toString());
+  const stallMs = Math.max(modules.maxMs, index.maxMs);
   log(
-    `   longest event-loop stall while building the index: ${fmtMs(indexStall.maxMs)} ` +
-      `(over ${fmtMs(first.ms)}; the server's own boot before it: ${fmtMs(bootStall.maxMs)})`,
+    `   longest event-loop stall of a cold start: ${fmtMs(stallMs)} (the API's first request ${fmtMs(modules.maxMs)}, ` +
+      `building the index ${fmtMs(index.maxMs)}; the server's own boot before them ${fmtMs(boot.maxMs)})`,
   );
   return measuredRow({
     id: 'cold-start-stall',
     measure: 'longest event-loop stall during a cold start',
     floor: null,
     quire: {
-      value: round(indexStall.maxMs),
+      value: round(stallMs),
       unit: 'ms',
-      label: `${fmtMs(indexStall.maxMs)} (monitorEventLoopDelay in the server, from its first answer to the first answered GET /content, ${fmtMs(first.ms)})`,
+      label:
+        `${fmtMs(stallMs)} (monitorEventLoopDelay in the server over ${fmtMs(firstMs)} to the first answered GET /content: ` +
+        `the API's first request ${fmtMs(modules.maxMs)}, building the index ${fmtMs(index.maxMs)})`,
     },
     target: target.max(50, 'ms'),
     details: {
       listPath,
-      firstAnswerMs: round(first.ms, 1),
-      stallMs: round(indexStall.maxMs),
-      p99Ms: round(indexStall.p99Ms),
-      samples: indexStall.samples,
-      bootStallMs: round(bootStall.maxMs),
-      bootMs: round(boot.ms, 1),
+      firstAnswerMs: round(firstMs, 1),
+      stallMs: round(stallMs),
+      firstApiRequestStallMs: round(modules.maxMs),
+      indexBuildStallMs: round(index.maxMs),
+      indexBuildP99Ms: round(index.p99Ms),
+      samples: modules.samples + index.samples,
+      bootStallMs: round(boot.maxMs),
     },
   });
 }
