@@ -111,7 +111,7 @@ async function attempt(id, measure, task, server) {
     (server?.exitCode !== undefined && `the server exited (${server.exitCode}): ${server.logs().slice(-300)}`);
   if (gone) return [failedRow({ id, measure, target: target.none(), note: `before this measure, ${gone}` })];
   try {
-    return await task();
+    return await timed(measure, task);
   } catch (error) {
     log(`   ${measure} failed: ${error.message.split('\n')[0]}`);
     return [
