@@ -228,6 +228,12 @@ export function renderMarkdown(runs) {
     ...sideBySide(sorted),
   ];
   for (let i = 1; i < sorted.length; i++) lines.push(...growth(sorted[i - 1], sorted[i]));
+  if (sorted.length === 1)
+    lines.push(
+      'How each measure grows from one size to the next appears here once a second size is run into the same folder ' +
+        '(`npm run bench -- --size 100k`).',
+      '',
+    );
   for (const results of sorted) lines.push(...sizeSection(results));
   const rows = new Map(sorted.flatMap((results) => results.measures.map((row) => [row.id, row])));
   lines.push(
