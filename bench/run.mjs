@@ -241,7 +241,9 @@ async function main() {
     phase('list under writes');
     await run('list-under-writes', 'list under writes', () => measureListUnderWrites({ ...writers, settings }));
     rss('after the writes');
-    await run('rss-steady', 'steady RSS', () => measureRssSteady({ server, contentBytes: counts.bytes }));
+    await run('rss-steady', 'steady RSS', () =>
+      measureRssSteady({ server, contentBytes: counts.bytes, items: counts.items }),
+    );
     phase('upload');
     await run('upload', 'upload', () => measureUpload({ server, megabytes: settings.uploadMB, contentRoot }));
     rss('after the upload');
