@@ -46,6 +46,8 @@ export async function cachedContent({ cacheRoot, size, seed, packageDir, fresh, 
     if (stale || (partial && !isAlive(Number(partial[1]))))
       await fs.rm(path.join(cacheRoot, entry), { recursive: true, force: true });
   }
+  // Without its marker the folder is not a cache (builds happen under .partial names): out of the way.
+  await fs.rm(folder, { recursive: true, force: true });
   const building = `${folder}.partial-${process.pid}`;
   await fs.rm(building, { recursive: true, force: true });
   const started = performance.now();
@@ -58,7 +60,7 @@ export async function cachedContent({ cacheRoot, size, seed, packageDir, fresh, 
     await fs.rename(building, folder);
   } catch (error) {
     // Another run built the same cache meanwhile: theirs is as good.
-    if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+    if ((error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') || !existsSync(marker)) throw error;
     await fs.rm(building, { recursive: true, force: true });
   }
   return { ...parts(folder), catalog, reviewId, buildSeconds, fromCache: false };
