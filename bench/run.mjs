@@ -89,10 +89,10 @@ function options() {
   };
 }
 
-/** Removes the folders of earlier runs whose process is gone. */
 /** Timed review answers after the first (which walks the history). */
 const REVIEW_RUNS = 30;
 
+/** Removes the folders of earlier runs whose process is gone. */
 async function removeFinishedRuns() {
   for (const entry of await fs.readdir(RUNS_DIR).catch(() => [])) {
     const pid = Number(entry);

@@ -24,9 +24,8 @@ async function shapingKey(packageDir) {
 
 /**
  * The cache of `size` items from `seed`: `{ contentDir, decapDir, catalog, reviewId, buildSeconds,
- * fromCache }`. When none
- * is complete, `build({ contentDir, decapDir })` makes one (it returns `{ catalog, reviewId }`);
- * earlier caches of the same size and seed, made by other code, are removed.
+ * fromCache }`. When none is complete, `build({ contentDir, decapDir })` makes one (it returns
+ * `{ catalog, reviewId }`); earlier caches of the same size and seed, made by other code, are removed.
  */
 export async function cachedContent({ cacheRoot, size, seed, packageDir, fresh, build }) {
   const prefix = `${size}-${seed}-`;
