@@ -23,6 +23,6 @@ export function measureRssSteady({ server, contentBytes, items }) {
     floor: { value: boundMB, unit: 'MB', label: `${boundMB} MB (${factor}× the content's ${contentMB} MB)` },
     quire: { value: rss, unit: 'MB', label: `${rss} MB` },
     target: target.ratioMax(1),
-    details: { rssMB: rss, contentMB, factor: factor },
+    details: { rssMB: rss, contentMB, factor },
   });
 }
