@@ -79,7 +79,7 @@ export async function generateContent({ root, decapDir, size, packageDir, seed =
     onProgress(written, totalEstimate);
   }
   const queue = async (file, data) => {
-    bytes += data.length;
+    if (file.startsWith(root)) bytes += data.length;
     pending.push([file, data]);
     await flush();
   };

@@ -94,3 +94,13 @@ export async function runProcess(command, args, { cwd, env, timeoutMs }) {
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const unrefTimeout = (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
+/** Whether a process of this id is running (EPERM: it is, as another user's). */
+export function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}

@@ -19,8 +19,21 @@ export function log(message) {
   process.stdout.write(`${stamp()} ${message}\n`);
 }
 
+const phases = [];
+
 export function phase(name) {
+  phases.push({ name, started: performance.now() });
   log(`── ${name}`);
+}
+
+/** Seconds each phase took so far (one that ran twice, added up), for the results. */
+export function phaseSeconds() {
+  const seconds = {};
+  for (const [i, { name, started }] of phases.entries()) {
+    const ended = phases[i + 1]?.started ?? performance.now();
+    seconds[name] = Number(((seconds[name] ?? 0) + (ended - started) / 1000).toFixed(1));
+  }
+  return seconds;
 }
 
 /** A count towards `total`; `tick(done)` as often as you like, `done()` at the end. */
@@ -47,4 +60,20 @@ export function counter(label, total) {
       closeLine();
     },
   };
+}
+
+/**
+ * Runs `task`, printing `label` with the time it has taken every 15 s while it lasts (a long step
+ * without a count of its own, such as git adding 300k files), and once at the end.
+ */
+export async function timed(label, task) {
+  const begun = performance.now();
+  const seconds = () => `${((performance.now() - begun) / 1000).toFixed(1)} s`;
+  const beat = setInterval(() => log(`   ${label}: still running after ${seconds()}`), 15_000);
+  try {
+    return await task();
+  } finally {
+    clearInterval(beat);
+    log(`   ${label}: ${seconds()}`);
+  }
 }

@@ -3,10 +3,10 @@
  * for RESULTS.md and results.json.
  */
 
-/** Targets: `ratio-max` (Quire/floor ≤ value), `min` / `max` (Quire's own figure), `faster` (Quire/peer < 1), `none`. */
+/** Targets: `ratio-max` (Quire/floor ≤ value), `ratio-min` (Quire/floor ≥ value: a rate), `max` (Quire's own figure), `faster` (Quire/peer < 1), `none`. */
 export const target = {
   ratioMax: (value) => ({ kind: 'ratio-max', value, text: `≤ ${value}× floor` }),
-  min: (value, unit) => ({ kind: 'min', value, text: `≥ ${value} ${unit}` }),
+  ratioMin: (value) => ({ kind: 'ratio-min', value, text: `≥ ${value}× floor` }),
   max: (value, unit) => ({ kind: 'max', value, text: `≤ ${value} ${unit}` }),
   faster: () => ({ kind: 'faster', value: 1, text: 'faster (lower p50)' }),
   none: () => ({ kind: 'none', value: null, text: '—' }),
@@ -16,8 +16,8 @@ function isMet(row) {
   const { kind, value } = row.target;
   if (row.status !== 'measured' || kind === 'none') return null;
   if (kind === 'ratio-max') return row.ratio !== null && row.ratio <= value;
+  if (kind === 'ratio-min') return row.ratio !== null && row.ratio >= value;
   if (kind === 'faster') return row.ratio !== null && row.ratio < value;
-  if (kind === 'min') return row.quire.value !== null && row.quire.value >= value;
   if (kind === 'max') return row.quire.value !== null && row.quire.value <= value;
   return null;
 }
@@ -83,7 +83,7 @@ export const kb = (bytes) =>
 
 /** `{ status, bytes, json }` of one request, the body kept only as its size and parsed JSON. */
 export async function probe(url, init) {
-  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(120_000) });
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(300_000) });
   const body = Buffer.from(await response.arrayBuffer());
   let json;
   try {

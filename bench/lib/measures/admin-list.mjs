@@ -10,7 +10,8 @@ import { API } from '../site.mjs';
 import { fmtMs } from './reads.mjs';
 
 export const ADMIN_PATH = '/__cms';
-const READY_TIMEOUT_MS = 60_000;
+/** 60 s, or 10 ms a page listed (30,000 at 100k items): the list's JSON grows with the content. */
+const readyTimeoutMs = (pages) => Math.max(60_000, pages * 10);
 
 /**
  * Runs in the page before its own scripts: notes the moment (ms since the navigation started)
@@ -110,7 +111,7 @@ export async function measureAdminList({ server, siteDir, runs }) {
         const response = await page.goto(`${server.url}${ADMIN_PATH}`);
         if (response?.status() !== 200) throw new Error(`${ADMIN_PATH} answered ${response?.status()}`);
         const ready = await (
-          await page.waitForFunction(() => window.__quireListReady, undefined, { timeout: READY_TIMEOUT_MS })
+          await page.waitForFunction(() => window.__quireListReady, undefined, { timeout: readyTimeoutMs(pages) })
         ).jsonValue();
         const timings = await page.evaluate(loadTimings);
         if (errors.length > 0) throw new Error(`the admin threw: ${errors.join('; ')}`);

@@ -1,4 +1,4 @@
-import { log } from '../progress.mjs';
+import { counter, log } from '../progress.mjs';
 import { failedRow, kb, measuredRow, NOT_BUILT, notBuilt, probe, round, skippedRow, target } from '../rows.mjs';
 import { API } from '../site.mjs';
 import { random } from '../text.mjs';
@@ -57,8 +57,10 @@ export async function measureListMemory({ server, count = 1000 }) {
   }, SAMPLE_MS);
   const started = performance.now();
   let answeredBytes = 0;
+  const progress = counter('queries', count);
   try {
     for (const [n, query] of queries.entries()) {
+      progress.tick(n);
       const answer = await probe(`${server.url}${API}/content?${query}`);
       if (answer.status !== 200)
         return failedRow({ id, measure, target: goal, note: `query ${n + 1} (${query}) answered ${answer.status}` });
@@ -66,6 +68,7 @@ export async function measureListMemory({ server, count = 1000 }) {
     }
   } finally {
     clearInterval(sampler);
+    progress.done();
   }
   const seconds = (performance.now() - started) / 1000;
   const afterMB = rssMB(server.pid);

@@ -9,7 +9,7 @@ const floorPath = (bytes) => `${FLOOR_PREFIX}/${bytes}`;
  * A read endpoint against the floor: the same server answering a constant body of the same
  * size. With several paths (rotated by autocannon), the floor rotates over the same sizes.
  */
-async function compareToFloor(server, { id, measure, paths, goal, settings, check }) {
+export async function compareToFloor(server, { id, measure, paths, goal, settings, check }) {
   const answers = [];
   for (const path of paths) answers.push(await probe(`${server.url}${path}`));
   if (answers.some(notBuilt)) return skippedRow({ id, measure, target: goal, note: NOT_BUILT });
@@ -49,6 +49,7 @@ async function compareToFloor(server, { id, measure, paths, goal, settings, chec
         : { min: sorted[0], median: sorted[Math.floor(sorted.length / 2)], max: sorted.at(-1) },
     floorMs: roundSummary(comparison.baseline),
     quireMs: roundSummary(comparison.subject),
+    oneByOne: comparison.oneByOne,
     ...(check ? check(answers) : {}),
   };
   if (comparison.failures.length) {
