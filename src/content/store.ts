@@ -398,8 +398,14 @@ export function createContentStore(options: StoreOptions) {
         by,
       });
       checkMetaSize(file.meta, locale);
-      // A default locale's content about to be replaced may be what a translation was reviewed against.
-      if (locale === defaultLocale && previous?.file.content && contentEtagOf(file.content) !== previous.contentEtag)
+      // A default locale's content about to be replaced is kept when a translation was reviewed against it. One
+      // that none was is never needed: a review, a break or a new translation records the source's content then.
+      if (
+        locale === defaultLocale &&
+        previous?.file.content &&
+        reviewedAgainst(item, locale, previous.contentEtag) &&
+        contentEtagOf(file.content) !== previous.contentEtag
+      )
         await sourceCache.put(previous.contentEtag, { meta: previous.file.meta, content: previous.file.content });
       const renames = file.pathname !== previous?.file.pathname || file.name !== previous?.file.name;
       const write = async () => {
@@ -411,6 +417,15 @@ export function createContentStore(options: StoreOptions) {
       const stored = renames ? await namingLock.run('names', write) : await write();
       return { etag: currentEtag(item, stored), modified: file.modified, previousPathname: previous?.file.pathname };
     });
+  }
+
+  /** Whether a translation of the item records `contentEtag` of `locale` as the version it was last reviewed against. */
+  function reviewedAgainst(item: Item, locale: string, contentEtag: string): boolean {
+    for (const other of item.locales.values()) {
+      const { inheritance } = other.file;
+      if (inheritance?.from === locale && inheritance.inheritedEtag === contentEtag) return true;
+    }
+    return false;
   }
 
   type Transition = 'mark-reviewed' | 'break-inheritance' | 'revert-to-inherited';
