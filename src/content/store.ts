@@ -14,6 +14,7 @@ import { serializeLocaleFile } from './files.js';
 import { type ListFilters, matchesFilters } from './filters.js';
 import { idBase, uniqueId } from './ids.js';
 import { type IdClash, ItemIndex } from './item-index.js';
+import { createLocaleAnswers } from './locale-answers.js';
 import { applyLocaleUpdate, type DateInput, type LocaleUpdate, mergeMeta } from './locale-update.js';
 import { findNamed } from './names.js';
 import { localeFilePath, parseContentPath } from './paths.js';
@@ -133,6 +134,7 @@ export function createContentStore(options: StoreOptions) {
     }
   }
   const cache = createDerivedCache(index, options.cacheBytes);
+  const localeAnswers = createLocaleAnswers();
   // A selection may depend on sites.json (expected locales), so its cache key names the configuration read.
   const configKeys = new WeakMap<SitesConfig, string>();
   const keyConfig = (config: SitesConfig) => {
@@ -580,11 +582,13 @@ export function createContentStore(options: StoreOptions) {
     /** A replaced default-locale version kept by content etag (see `createSourceCache`). */
     cachedSource: (contentEtag: string) => sourceCache.get(contentEtag),
 
+    /** One locale as the JSON of its localized entry, and its etag. */
     async getLocale(id: string, locale: string) {
       await sync.fresh();
       const item = requireItem(id);
       const stored = requireLocale(item, locale);
-      return { entry: localizedEntryOf(item, locale, stored), etag: currentEtag(item, stored) };
+      const json = localeAnswers(item, locale, stored, () => JSON.stringify(localizedEntryOf(item, locale, stored)));
+      return { json, etag: currentEtag(item, stored) };
     },
 
     async create(input: CreateInput, by: Author) {
