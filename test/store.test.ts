@@ -214,7 +214,7 @@ describe('content store', () => {
       const { id, german } = await translated(store);
       expect(Object.keys(german.file)).not.toContain('content');
       expect(german.contentEtag).not.toBe('');
-      expect((await store.getLocale(id, 'de')).entry.localized.content).toEqual({ mdx: '# Deutsch' });
+      expect(JSON.parse((await store.getLocale(id, 'de')).json).localized.content).toEqual({ mdx: '# Deutsch' });
     });
 
     it('answers an edit made by hand on the very next read, before its file event is taken in', async () => {
@@ -223,7 +223,7 @@ describe('content store', () => {
       const before = await store.getLocale(id, 'de');
       await writeFile(file, (await readFile(file, 'utf8')).replace('# Deutsch', '# Von Hand'));
       const after = await store.getLocale(id, 'de');
-      expect(after.entry.localized.content).toEqual({ mdx: '# Von Hand' });
+      expect(JSON.parse(after.json).localized.content).toEqual({ mdx: '# Von Hand' });
       expect(after.etag).not.toBe(before.etag);
       // The etag is the one a write must name.
       const written = await store.updateLocale(id, 'de', { meta: { title: 'Neu' } }, after.etag, undefined);
@@ -248,7 +248,7 @@ describe('content store', () => {
       const english = await store.getLocale(id, 'en');
       await store.updateLocale(id, 'en', { content: { mdx: '# English, new' } }, english.etag, undefined);
       const behind = await store.getLocale(id, 'de');
-      expect(behind.entry.localized.inheritance?.sourceChanged).toBe(true);
+      expect(JSON.parse(behind.json).localized.inheritance?.sourceChanged).toBe(true);
       expect(behind.etag).toBe(updated.etag);
       await store.markReviewed(id, 'de', behind.etag, undefined);
       expect(parseLocaleFile(await readFile(file, 'utf8'), 'mdx').file.content).toEqual({ mdx: '# Deutsch' });

@@ -1,4 +1,4 @@
-import fs from 'node:fs/promises';
+import fsSync from 'node:fs';
 import path from 'node:path';
 import { fsErrorCode, QuireError } from '../errors.js';
 
@@ -77,9 +77,12 @@ const isInside = (root: string, candidate: string) => candidate === root || cand
  * real assets folder, so a symlink never leads out of it.
  */
 export function createPathGuard(root: string) {
-  async function realRoot(): Promise<string | undefined> {
+  // Synchronous (the same native realpath as fs/promises): microseconds each, where two round trips
+  // through the thread pool were most of what GET /assets/usage/:path took.
+  const realpath = fsSync.realpathSync.native;
+  function realRoot(): string | undefined {
     try {
-      return await fs.realpath(root);
+      return realpath(root);
     } catch (error) {
       if (fsErrorCode(error) === 'ENOENT') return undefined;
       throw error;
@@ -91,12 +94,12 @@ export function createPathGuard(root: string) {
     /** The absolute path of `segments`; `real` is its real path when it exists. */
     async resolve(segments: string[], field: string): Promise<{ absolute: string; real?: string }> {
       const absolute = path.join(root, ...segments);
-      const base = await realRoot();
+      const base = realRoot();
       if (base === undefined) return { absolute };
       let probe = absolute;
       for (;;) {
         try {
-          const real = await fs.realpath(probe);
+          const real = realpath(probe);
           if (!isInside(base, real))
             throw invalid(field, segments.join('/'), 'it leads outside the assets folder (through a symlink)');
           return probe === absolute ? { absolute, real } : { absolute };

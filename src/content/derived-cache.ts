@@ -2,10 +2,17 @@ import type { ItemIndex } from './item-index.js';
 import type { Item } from './types.js';
 
 /**
- * At most this many answers are kept, whatever their size: every write re-checks its item against
- * each kept selection, so the count bounds what a write costs (many tiny answers fit any budget).
+ * At most this many answers are kept, whatever their size: many tiny answers fit any budget, and
+ * each write's change is kept for every selection that has not caught up with it yet.
  */
 const MAX_ENTRIES = 1024;
+
+/**
+ * How many changed IDs are kept for selections to catch up with when next asked. A selection
+ * that falls further behind (nobody asked for it during that many writes) is dropped: asked
+ * again, it is computed afresh, which costs about what catching up with that many changes would.
+ */
+const MAX_PENDING_CHANGES = 8192;
 
 /** The default budget of everything derived from all items: answers beyond it are recomputed when asked again. */
 export const DEFAULT_DERIVED_CACHE_BYTES = 64 * 1024 * 1024;
@@ -66,6 +73,8 @@ interface Selection {
   ids: string[];
   render: (items: readonly Item[]) => string;
   answer: string | null;
+  /** How many changes of the index (counted by the cache) `ids` and `answer` include. */
+  synced: number;
 }
 
 type Entry = { bytes: number } & ({ value: unknown } | { selection: Selection });
@@ -89,23 +98,32 @@ function position(ids: readonly string[], id: string): number {
  * Values computed from all items (list answers, redirects, asset usage), kept until a publication
  * date passes, within a byte budget: past it the least recently used are dropped, so any number of
  * distinct queries costs bounded memory. When an item changes, a value computed from all items is
- * dropped at once, and a selection (a list of items that each match on their own) only re-checks
- * that item: a write costs the next list one render, not a pass over all items.
+ * dropped at once, and a selection (a list of items that each match on their own) re-checks only
+ * the items changed since it was last asked, when it is next asked: a write costs a list one
+ * render, not a pass over all items, and costs the writer nothing per kept selection.
  */
 export function createDerivedCache(index: ItemIndex, budgetBytes = DEFAULT_DERIVED_CACHE_BYTES) {
   const entries = new Map<string, Entry>();
   let bytes = 0;
   /** Until when every kept answer holds (the next publication date); null when nothing is kept. */
   let boundary: { from: number; at: number } | null = null;
+  /** How many changes the index has had while anything was kept; `pending` holds the IDs of the latest ones. */
+  let changes = 0;
+  let pending: string[] = [];
+  /** The keys of the values computed from all items (not selections): any change drops them. */
+  const valueKeys = new Set<string>();
 
   const clear = () => {
     entries.clear();
+    valueKeys.clear();
     bytes = 0;
     boundary = null;
+    pending = [];
   };
 
   function drop(key: string, entry: Entry) {
     entries.delete(key);
+    valueKeys.delete(key);
     bytes -= entry.bytes;
   }
 
@@ -122,26 +140,38 @@ export function createDerivedCache(index: ItemIndex, budgetBytes = DEFAULT_DERIV
   index.onChange((id) => {
     if (entries.size === 0) return;
     const item = index.get(id);
-    const now = Date.now();
-    if (boundary && item) boundary.at = Math.min(boundary.at, itemPublicationChange(item, now));
+    if (boundary && item) boundary.at = Math.min(boundary.at, itemPublicationChange(item, Date.now()));
+    changes++;
+    pending.push(id);
+    const laggingBehind = pending.length > MAX_PENDING_CHANGES;
+    if (laggingBehind) pending = pending.slice(-MAX_PENDING_CHANGES);
+    for (const key of valueKeys) drop(key, entries.get(key)!);
+    if (!laggingBehind) return;
+    const oldestPending = changes - pending.length;
     for (const [key, entry] of entries) {
-      if (!('selection' in entry)) {
-        drop(key, entry);
-        continue;
-      }
-      const { selection } = entry;
+      if ('selection' in entry && entry.selection.synced < oldestPending) drop(key, entry);
+    }
+  });
+
+  /** Takes in the items changed since the selection was last asked, each once, at their current state. */
+  function catchUp(selection: Selection, now: number) {
+    if (selection.synced === changes) return;
+    const changed = new Set(pending.slice(pending.length - (changes - selection.synced)));
+    selection.synced = changes;
+    let affected = false;
+    for (const id of changed) {
+      const item = index.get(id);
       const at = position(selection.ids, id);
       const listed = selection.ids[at] === id;
       const belongs = item !== undefined && selection.matches(item, now);
       if (belongs && !listed) selection.ids.splice(at, 0, id);
       else if (!belongs && listed) selection.ids.splice(at, 1);
       // Its manifest may have changed even when it stays.
-      if (belongs || listed) {
-        selection.answer = null;
-        resize(key, entry, selectionBytes(key, selection));
-      }
+      affected ||= belongs || listed;
     }
-  });
+    // Rendered again (and its size taken) by the caller.
+    if (affected) selection.answer = null;
+  }
 
   /** Drops every answer once a publication date passed (or the clock went back): none of them still holds. */
   function checkBoundary(now: number) {
@@ -167,6 +197,7 @@ export function createDerivedCache(index: ItemIndex, budgetBytes = DEFAULT_DERIV
     // A value larger than the whole budget is answered but not kept: it would push out everything else.
     const entry = { value, bytes: 0 };
     entries.set(key, entry);
+    valueKeys.add(key);
     resize(key, entry, approximateBytes(key) + approximateBytes(value));
     return value;
   }
@@ -176,13 +207,15 @@ export function createDerivedCache(index: ItemIndex, budgetBytes = DEFAULT_DERIV
     const now = Date.now();
     checkBoundary(now);
     let entry = touch(key);
-    if (!entry || !('selection' in entry)) {
+    if (entry && 'selection' in entry) {
+      catchUp(entry.selection, now);
+    } else {
       const matches = matcher();
       const ids = index
         .sorted()
         .filter((item) => matches(item, now))
         .map((item) => item.id);
-      entry = { selection: { matches, ids, render, answer: null }, bytes: 0 };
+      entry = { selection: { matches, ids, render, answer: null, synced: changes }, bytes: 0 };
       entries.set(key, entry);
     }
     const { selection } = entry;

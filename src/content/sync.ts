@@ -129,11 +129,10 @@ export function createIndexSync(root: string, index: ItemIndex, options: IndexSy
 
   async function syncFile(filePath: string, where: ParsedContentPath): Promise<void> {
     await options.withItemLock(where.id, async () => {
-      let stat: Stats;
-      try {
-        stat = await fs.lstat(filePath);
-      } catch (error) {
-        if (fsErrorCode(error) !== 'ENOENT') throw error;
+      // Synchronous, like syncChangedFile's: this is where the echo of a store write lands when it was
+      // looked at between the rename and the index update, and every request's `fresh` waits for it.
+      const stat = fsSync.lstatSync(filePath, { throwIfNoEntry: false });
+      if (!stat) {
         removed(where.id, where.locale, filePath);
         return;
       }

@@ -82,10 +82,11 @@ export async function removeInterruptedWrites(
  * ancestor must lie inside the real root (the root itself may be a link).
  */
 export function leadsOutside(root: string, target: string): boolean {
-  const realRoot = fsSync.realpathSync(root);
+  // The native realpath: one call each, where Node's JavaScript one lstats every path component.
+  const realRoot = fsSync.realpathSync.native(root);
   for (let probe = target; ; probe = path.dirname(probe)) {
     try {
-      const real = fsSync.realpathSync(probe);
+      const real = fsSync.realpathSync.native(probe);
       return real !== realRoot && !real.startsWith(realRoot + path.sep);
     } catch (error) {
       const code = fsErrorCode(error);

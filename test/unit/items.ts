@@ -1,7 +1,7 @@
-import type { Item, ItemHome, LocaleFile, StoredLocale } from '../../src/content/types.js';
+import type { IndexedFile, Item, ItemHome, StoredLocale } from '../../src/content/types.js';
 
 /** A locale as the index holds it, from the few file fields a test cares about. */
-export function stored(file: Partial<LocaleFile> = {}, etags: { meta?: string; content?: string } = {}): StoredLocale {
+export function stored(file: Partial<IndexedFile> = {}, etags: { meta?: string; content?: string } = {}): StoredLocale {
   return {
     file: { created: '2026-01-01T00:00:00Z', modified: '2026-01-01T00:00:00Z', meta: {}, ...file },
     metaEtag: etags.meta ?? 'm',
@@ -15,7 +15,7 @@ export function stored(file: Partial<LocaleFile> = {}, etags: { meta?: string; c
 export function item(
   id: string,
   home: Partial<ItemHome> & { type?: Item['type'] },
-  locales: Record<string, Partial<LocaleFile>>,
+  locales: Record<string, Partial<IndexedFile>>,
 ): Item {
   return {
     id,

@@ -5,6 +5,7 @@ import { KeyedLock } from '../../util/keyed-lock.js';
 import { WriteGate } from '../../util/write-gate.js';
 import { createDerivedCache } from '../derived-cache.js';
 import { ItemIndex } from '../item-index.js';
+import { createLocaleAnswers } from '../locale-answers.js';
 import { createSourceCache } from '../source-cache.js';
 import { createIndexSync, type ReferenceFinder } from '../sync.js';
 import type { Item, StoredLocale } from '../types.js';
@@ -109,6 +110,8 @@ export function createStoreContext(options: StoreOptions) {
     namingLock: new KeyedLock(),
     sourceCache: createSourceCache(root),
     cache: createDerivedCache(index, options.cacheBytes),
+    /** The JSON of recently read single locales, kept while they and their source are unchanged. */
+    localeAnswers: createLocaleAnswers(),
     metadataBytes: options.metadataBytes,
     referencesOf: options.referencesOf,
     announce,

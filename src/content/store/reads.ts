@@ -120,13 +120,17 @@ export function createReads(ctx: StoreContext) {
         return entryOf(item, await load(item.locales.values()));
       }),
 
+    /** One locale as the JSON of its localized entry, and its etag. */
     getLocale: (id: string, locale: string) =>
       withContents(ctx, async (load) => {
         await sync.fresh();
         const item = ctx.requireItem(id);
         const stored = ctx.requireLocale(item, locale);
-        const contentOf = await load([contentHolder(item, stored)].filter((holder) => holder !== undefined));
-        return { entry: localizedEntryOf(item, locale, stored, contentOf), etag: currentEtag(item, stored) };
+        const json = await ctx.localeAnswers(item, locale, stored, async () => {
+          const contentOf = await load([contentHolder(item, stored)].filter((holder) => holder !== undefined));
+          return JSON.stringify(localizedEntryOf(item, locale, stored, contentOf));
+        });
+        return { json, etag: currentEtag(item, stored) };
       }),
 
     /**

@@ -2,6 +2,7 @@ import { QuireError } from '../../errors.js';
 import { requireSite } from '../../sites/sites-config.js';
 import { contentEtagOf } from '../etag.js';
 import { applyLocaleUpdate, type LocaleUpdate } from '../locale-update.js';
+import type { Item } from '../types.js';
 import { currentEtag } from '../views.js';
 import { contentForWrite } from './contents.js';
 import type { Author, StoreContext } from './context.js';
@@ -60,11 +61,13 @@ export function updateLocale(
       by,
     });
     checkMetaSize(ctx, file.meta, locale);
-    // A default locale's content about to be replaced may be what a translation was reviewed against.
+    // A default locale's content about to be replaced is kept when a translation was reviewed against it. One
+    // that none was is never needed: a review, a break or a new translation records the source's content then.
     if (
       locale === defaultLocale &&
       previous &&
       previous.contentEtag !== '' &&
+      reviewedAgainst(item, locale, previous.contentEtag) &&
       contentEtagOf(file.content) !== previous.contentEtag
     ) {
       const replaced = await contentForWrite(item, locale, previous);
@@ -80,6 +83,15 @@ export function updateLocale(
     const stored = renames ? await ctx.namingLock.run('names', write) : await write();
     return { etag: currentEtag(item, stored), modified: file.modified, previousPathname: previous?.file.pathname };
   });
+}
+
+/** Whether a translation of the item records `contentEtag` of `locale` as the version it was last reviewed against. */
+function reviewedAgainst(item: Item, locale: string, contentEtag: string): boolean {
+  for (const other of item.locales.values()) {
+    const { inheritance } = other.file;
+    if (inheritance?.from === locale && inheritance.inheritedEtag === contentEtag) return true;
+  }
+  return false;
 }
 
 /** Moves a page locale to a new pathname; the old one is kept for redirects. */

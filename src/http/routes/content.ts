@@ -88,9 +88,9 @@ export function contentHandlers(
     },
     get: async ({ params }, c) => c.json(await store.get(params.id)),
     getLocale: async ({ params }, c) => {
-      const { entry, etag } = await store.getLocale(params.id, params.locale);
+      const { json, etag } = await store.getLocale(params.id, params.locale);
       c.header('ETag', quoteEtag(etag));
-      return c.json(entry);
+      return jsonText(c, json);
     },
     review: async ({ params }, c) => c.json(await reviewer.review(params.id, params.locale)),
     update: write,
