@@ -34,6 +34,8 @@ function createServices(options: ResolvedOptions) {
     exclusive: (task) => store.exclusive(task),
     announce: events.announce,
   });
+  // After the index is built: the status walk would compete with the start-up scan for the disk and the cores.
+  store.ready.then(git.warmStatus, () => null);
   const assets = createAssetLibrary({
     dir: assetsDir,
     maxBytes: options.assets.maxBytes,

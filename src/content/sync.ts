@@ -85,8 +85,8 @@ export interface IndexSyncOptions {
 }
 
 const SCAN_CONCURRENCY = 64;
-/** Files read between two turns of the event loop during the start-up scan. */
-const LOAD_SLICE = 500;
+/** How long the start-up scan reads files before it lets the event loop turn (requests, timers) once. */
+const LOAD_SLICE_MS = 15;
 
 async function inBatches<T>(entries: T[], task: (entry: T) => Promise<void>): Promise<void> {
   for (let start = 0; start < entries.length; start += SCAN_CONCURRENCY) {
@@ -167,7 +167,7 @@ export function createIndexSync(root: string, index: ItemIndex, options: IndexSy
   /**
    * The start-up scan: nothing else touches the index until it is ready, so files are read with
    * synchronous calls (open, fstat, read, close: the fstat gives the signature for free) in slices
-   * that yield to the event loop between them — far less overhead per file than promises. Temporary
+   * of a few milliseconds that yield to the event loop between them — far less overhead per file than promises. Temporary
    * files that a killed process left beside content files go first.
    */
   async function loadAll(): Promise<void> {
@@ -179,19 +179,21 @@ export function createIndexSync(root: string, index: ItemIndex, options: IndexSy
           await removeInterruptedWrites(listed, (target) => parseContentPath(path.relative(root, target)) !== null),
         );
     const files = listed.filter((file) => !leftovers.has(file));
-    for (let start = 0; start < files.length; start += LOAD_SLICE) {
-      for (const filePath of files.slice(start, start + LOAD_SLICE)) {
-        const where = parseContentPath(path.relative(root, filePath));
-        if (!where) continue;
-        try {
-          const { type, stored } = readLocaleFileSync(filePath, where.extension, options.referencesOf);
-          warnOfClash(index.setLocale(where, where.id, type, where.locale, stored));
-        } catch (error) {
-          if (fsErrorCode(error) !== 'ENOENT')
-            console.warn(`[astro-quire] skipping ${filePath}: ${(error as Error).message}`);
-        }
+    let sliceStart = performance.now();
+    for (const filePath of files) {
+      const where = parseContentPath(path.relative(root, filePath));
+      if (!where) continue;
+      try {
+        const { type, stored } = readLocaleFileSync(filePath, where.extension, options.referencesOf);
+        warnOfClash(index.setLocale(where, where.id, type, where.locale, stored));
+      } catch (error) {
+        if (fsErrorCode(error) !== 'ENOENT')
+          console.warn(`[astro-quire] skipping ${filePath}: ${(error as Error).message}`);
       }
-      await new Promise((resolve) => setImmediate(resolve));
+      if (performance.now() - sliceStart > LOAD_SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
     }
   }
 

@@ -52,13 +52,18 @@ export function createGitService(options: GitServiceOptions) {
     options.announce({ kind: 'git', action });
     return result;
   };
-  // The status worker starts now and walks the tree once, so the first status call (the admin's
-  // badge asks at once) costs no thread start and no full walk. Not a repository: nothing to do.
-  open()
-    .then(changedFilesOffThread, () => null)
-    .catch(() => null);
 
   return {
+    /**
+     * Starts the status worker and its first walk of the tree, so the first status call (the
+     * admin's badge asks at once) costs neither. Not a repository: nothing to do.
+     */
+    warmStatus(): void {
+      open()
+        .then(changedFilesOffThread, () => null)
+        .catch(() => null);
+    },
+
     /** Whether the content root is inside a repository git can work with (without reading its status). */
     isRepository: (): Promise<boolean> =>
       open().then(
