@@ -60,10 +60,13 @@ export function createAssetLibrary(options: AssetLibraryOptions) {
   const catalog = createCatalog(root, manifests, urlOf);
   const addFile = createFileAdder({ folders, manifests, catalog, allowedTypes: options.allowedTypes });
   const moveFiles = createMover({ guard, folders, manifests, catalog });
-  const usageIndex: Derivation<Map<string, AssetUsage[]>> = {
-    name: 'asset-usage',
-    compute: createUsageScanner(servePrefix),
-  };
+  const computeUsage = createUsageScanner(servePrefix);
+  // One asset's usage at a time: the map of every asset's outgrows the derived-values budget at 100k items, and
+  // a value over it is computed again on every request.
+  const usageOf = (asset: string): Derivation<AssetUsage[]> => ({
+    name: `asset-usage\0${asset}`,
+    compute: (items) => computeUsage(items, asset).get(asset) ?? [],
+  });
 
   const write = <T>(task: () => Promise<T>) =>
     options.content.shared(async () => {
@@ -184,8 +187,7 @@ export function createAssetLibrary(options: AssetLibraryOptions) {
     async usage(input: string): Promise<AssetUsage[]> {
       const segments = parseAssetPath(input, 'path', { folder: false });
       await guard.resolve(segments, 'path');
-      const usage = await options.content.derived(usageIndex);
-      return usage.get(segments.join('/')) ?? [];
+      return options.content.derived(usageOf(segments.join('/')));
     },
 
     /** The file to serve: its type and size, and (unless `withBody` is false, for HEAD) a stream of its bytes. */

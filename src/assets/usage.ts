@@ -77,12 +77,14 @@ export function createContentReferences(servePrefix: string): ReferenceFinder {
 /** asset path → where it is used, over every locale of every item (an inherited locale's content is its source's, so only its meta is its own). */
 export function createUsageScanner(servePrefix: string) {
   const { scanJson } = createReferenceFinder(servePrefix);
-  return function computeUsage(items: Iterable<Item>): Map<string, AssetUsage[]> {
+  /** With `only`, the usage of that one asset alone. */
+  return function computeUsage(items: Iterable<Item>, only?: string): Map<string, AssetUsage[]> {
     const usage = new Map<string, AssetUsage[]>();
     for (const item of items) {
       for (const [locale, stored] of item.locales) {
         const seen = new Set<string>();
         const found = (asset: string, field: string) => {
+          if (only !== undefined && asset !== only) return;
           const key = `${asset}\u0000${field}`;
           if (seen.has(key)) return;
           seen.add(key);

@@ -46,6 +46,28 @@ async function* firstParents(repo: GitRepo, head: string) {
   }
 }
 
+/**
+ * The entry `name` of a tree object's content (`<mode> <name>\0<20-byte id>` after one another),
+ * read in place: no object per entry, so a folder of tens of thousands of files costs one scan.
+ */
+export function findTreeEntry(content: Uint8Array, name: string): TreeEntry | null {
+  const bytes = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+  const wanted = Buffer.from(name);
+  let start = 0;
+  while (start < bytes.length) {
+    const space = bytes.indexOf(0x20, start);
+    const end = space < 0 ? -1 : bytes.indexOf(0, space + 1);
+    if (end < 0) break;
+    if (end - space - 1 === wanted.length && bytes.compare(wanted, 0, wanted.length, space + 1, end) === 0) {
+      const mode = bytes.toString('latin1', start, space);
+      const type = mode === '40000' ? 'tree' : mode === '160000' ? 'commit' : 'blob';
+      return { oid: bytes.toString('hex', end + 1, end + 21), type };
+    }
+    start = end + 21;
+  }
+  return null;
+}
+
 /** How deep below the content root a moved file is looked for (`pages/<site>/<collection>/<file>`). */
 const MOVE_SEARCH_DEPTH = 4;
 
@@ -58,25 +80,48 @@ const MOVE_SEARCH_DEPTH = 4;
  */
 export function createFileHistory() {
   const trees = new Map<string, Map<string, TreeEntry>>();
+  /** Entries of the trees kept: a collection folder of 100k items has ~75k, and a walk meets hundreds of its versions. */
+  let keptEntries = 0;
+  const looked = new Map<string, TreeEntry | null>();
   const found = new Map<string, string | null>();
   const MAX_TREES = 100_000;
+  const MAX_KEPT_ENTRIES = 1_000_000;
 
   async function entriesOf(repo: GitRepo, oid: string): Promise<Map<string, TreeEntry>> {
     let entries = trees.get(oid);
     if (!entries) {
-      if (trees.size >= MAX_TREES) trees.clear();
       const { tree } = await git.readTree({ ...at(repo), oid });
       entries = new Map(tree.map((entry) => [entry.path, { oid: entry.oid, type: entry.type }]));
+      if (trees.size >= MAX_TREES || keptEntries + entries.size > MAX_KEPT_ENTRIES) {
+        trees.clear();
+        keptEntries = 0;
+      }
       trees.set(oid, entries);
+      keptEntries += entries.size;
     }
     return entries;
   }
 
+  /** One entry of a tree, found in the tree's bytes without parsing the rest (a path lookup needs one name per folder). */
+  async function lookup(repo: GitRepo, tree: string, name: string): Promise<TreeEntry | null> {
+    const parsed = trees.get(tree);
+    if (parsed) return parsed.get(name) ?? null;
+    const key = `${tree}\0${name}`;
+    let entry = looked.get(key);
+    if (entry === undefined) {
+      const { object } = await git.readObject({ ...at(repo), oid: tree, format: 'content' });
+      entry = findTreeEntry(object as Uint8Array, name);
+      if (looked.size >= MAX_TREES) looked.clear();
+      looked.set(key, entry);
+    }
+    return entry;
+  }
+
   async function entryAt(repo: GitRepo, root: string, filepath: string): Promise<TreeEntry | null> {
-    let entry: TreeEntry | undefined = { oid: root, type: 'tree' };
+    let entry: TreeEntry | null = { oid: root, type: 'tree' };
     for (const name of filepath.split('/')) {
       if (entry.type !== 'tree') return null;
-      entry = (await entriesOf(repo, entry.oid)).get(name);
+      entry = await lookup(repo, entry.oid, name);
       if (!entry) return null;
     }
     return entry;

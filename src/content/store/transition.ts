@@ -38,8 +38,9 @@ export function transition(
     }
     const source = item.locales.get(stored.file.inheritance!.from);
     const sourceEtag = source?.contentEtag;
-    // The file is written anew: a customized locale keeps its own content, read from it.
-    const own = state === 'customized' ? await contentForWrite(item, locale, stored) : undefined;
+    // The file is written anew: a customized locale marked reviewed keeps its own content, read from it.
+    const keeps = kind === 'mark-reviewed' && state === 'customized';
+    const own = keeps ? await contentForWrite(item, locale, stored) : undefined;
     const file: LocaleFile = { ...stored.file, ...(own && { content: own }), modified: new Date().toISOString() };
     if (by) file.modifiedBy = by;
     else delete file.modifiedBy;
