@@ -16,7 +16,7 @@ import { createMover } from './move-files.js';
 import { type ReceivedUpload, receiveMultipart } from './multipart.js';
 import { createPathGuard, parseAssetPath } from './safe-path.js';
 import { createTempFiles } from './temp-files.js';
-import type { AssetEntry, AssetRecord, AssetUsage } from './types.js';
+import type { AssetEntry, AssetRecord } from './types.js';
 import { createUsageScanner, servePrefixOf } from './usage.js';
 
 export interface AssetLibraryOptions {
@@ -63,9 +63,9 @@ export function createAssetLibrary(options: AssetLibraryOptions) {
   const computeUsage = createUsageScanner(servePrefix);
   // One asset's usage at a time: the map of every asset's outgrows the derived-values budget at 100k items, and
   // a value over it is computed again on every request.
-  const usageOf = (asset: string): Derivation<AssetUsage[]> => ({
+  const usageOf = (asset: string): Derivation<string> => ({
     name: `asset-usage\0${asset}`,
-    compute: (items) => computeUsage(items, asset).get(asset) ?? [],
+    compute: (items) => JSON.stringify({ usage: computeUsage(items, asset).get(asset) ?? [] }),
   });
 
   const write = <T>(task: () => Promise<T>) =>
@@ -183,8 +183,8 @@ export function createAssetLibrary(options: AssetLibraryOptions) {
       announced('deleted', segments.join('/'), undefined);
     },
 
-    /** Where content refers to the asset, from the content index (recomputed only when content changed). */
-    async usage(input: string): Promise<AssetUsage[]> {
+    /** `{ usage }`, where content refers to the asset, as JSON: kept as text until the content changes (a popular image's answer is large). */
+    async usageJson(input: string): Promise<string> {
       const segments = parseAssetPath(input, 'path', { folder: false });
       await guard.resolve(segments, 'path');
       return options.content.derived(usageOf(segments.join('/')));

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { AssetLibrary } from '../../assets/index.js';
 import type { AppEnv } from '../app-env.js';
 import type { API } from '../endpoints.js';
+import { jsonText } from '../json-text.js';
 import type { AreaHandlers } from '../register.js';
 
 /** The verified identity's e-mail wins over what the client says. */
@@ -35,7 +36,7 @@ export function assetHandlers(assets: AssetLibrary): AreaHandlers<typeof API.ass
       await assets.remove(params.path);
       return c.json({ success: true });
     },
-    usage: async ({ params }, c) => c.json({ usage: await assets.usage(params.path) }),
+    usage: async ({ params }, c) => jsonText(c, await assets.usageJson(params.path)),
     // Multipart, streamed to disk by the library; its text fields are validated once read.
     upload: async ({ body: parseFields }, c) => {
       const received = await assets.receiveUpload(c.req.raw.body, c.req.header('content-type'));

@@ -6,6 +6,7 @@ import type { Reviewer } from '../../review/reviewer.js';
 import type { AppEnv } from '../app-env.js';
 import type { API } from '../endpoints.js';
 import { guardEtag, parseEtag, quoteEtag } from '../etag-header.js';
+import { jsonText } from '../json-text.js';
 import type { AreaHandlers, Handler } from '../register.js';
 import { BatchOperationSchema } from '../schemas/content.js';
 import { parseInput } from '../validate.js';
@@ -13,8 +14,6 @@ import { parseInput } from '../validate.js';
 type Ctx = Context<AppEnv>;
 
 const author = (c: Ctx) => c.get('identity')?.email;
-
-const jsonText = (c: Ctx, body: string) => c.body(body, 200, { 'content-type': 'application/json; charset=utf-8' });
 
 /** What can be echoed of an operation that failed validation. */
 function describeOperation(operation: unknown): { id: string; locale: string } {

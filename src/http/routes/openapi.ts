@@ -1,4 +1,5 @@
 import type { API } from '../endpoints.js';
+import { jsonText } from '../json-text.js';
 import { openApiJson } from '../openapi.js';
 import type { Handler } from '../register.js';
 
@@ -6,4 +7,4 @@ import type { Handler } from '../register.js';
 export const openApiHandler =
   (prefix: string): Handler<typeof API.openapi> =>
   (_, c) =>
-    c.body(openApiJson(prefix), 200, { 'content-type': 'application/json; charset=utf-8' });
+    jsonText(c, openApiJson(prefix));
