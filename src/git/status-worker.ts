@@ -18,11 +18,14 @@ export type StatusReply =
 // The walks (lstat of every file, hashing the changed ones) run here, so the requests of the
 // server's thread never wait on them; the status between calls, HEAD's tree and the index live here too.
 const tracker = createStatusTracker();
+// isomorphic-git's object cache (pack indexes) for the worker's life: a fresh one per call read a
+// 100k-item repository's pack index again on every call. Packs are never rewritten in place.
+const cache = {};
 
 parentPort!.on('message', async ({ id, dir, gitdir, scopes }: StatusRequest) => {
   let reply: StatusReply;
   try {
-    reply = { id, changed: await tracker.changedFiles({ fs, dir, gitdir, scopes, cache: {} }) };
+    reply = { id, changed: await tracker.changedFiles({ fs, dir, gitdir, scopes, cache }) };
   } catch (error) {
     const { message, code } = error as { message?: string; code?: string };
     reply = { id, error: { message: message ?? String(error), ...(typeof code === 'string' && { code }) } };
