@@ -14,6 +14,7 @@ import {
   createAndEditPage,
   HOME_FILE,
   newEditorPage,
+  PAGE_ROUTE,
   typeInCode,
 } from './support.js';
 
@@ -21,13 +22,7 @@ import {
 
 const PAGE = `---
 import { getCollection, render } from 'astro:content';
-export async function getStaticPaths() {
-  return (await getCollection('pages')).map((entry) => ({
-    params: { locale: entry.data.locale, path: entry.data.pathname === '/' ? undefined : entry.data.pathname.slice(1) },
-    props: { entry },
-  }));
-}
-const { entry } = Astro.props;
+${PAGE_ROUTE}
 const { Content } = await render(entry);
 ---
 <html lang={entry.data.locale}><head><title>{String(entry.data.meta.title)}</title></head>

@@ -6,6 +6,7 @@ import { ADMIN, apiCaller, json, PAGES_CONTENT_CONFIG, shootBothSizes, visualPag
 import { checkA11y, launchBrowser } from '../support/browser.js';
 import { ELF, JPEG_3x2, png } from '../support/images.js';
 import { createSite, type RunningSite, type TestSite } from '../support/site.js';
+import { PAGE_ROUTE } from './support.js';
 
 const MAX_BYTES = 4096;
 const CONTENT: Record<string, string> = {
@@ -14,13 +15,7 @@ const CONTENT: Record<string, string> = {
 };
 const PAGE = `---
 import { getCollection } from 'astro:content';
-export async function getStaticPaths() {
-  return (await getCollection('pages')).map((entry) => ({
-    params: { locale: entry.data.locale, path: entry.data.pathname === '/' ? undefined : entry.data.pathname.slice(1) },
-    props: { entry },
-  }));
-}
-const { entry } = Astro.props;
+${PAGE_ROUTE}
 const og = entry.data.meta.ogImage;
 ---
 <html lang={entry.data.locale}><head><title>{String(entry.data.meta.title)}</title>{og && <meta property="og:image" content={String(og)} />}</head>

@@ -4,6 +4,7 @@ import { previewUrl } from '../../src/sites/preview-url.js';
 import { ADMIN, json, PAGES_CONTENT_CONFIG, visualPage } from '../support/admin-site.js';
 import { checkA11y, launchBrowser } from '../support/browser.js';
 import { createSite, type RunningSite, type TestSite } from '../support/site.js';
+import { PAGE_ROUTE } from './support.js';
 
 // The editor's live preview and the "Edit this page" dev toolbar app, on a real `astro dev`.
 
@@ -15,13 +16,7 @@ const CONTENT: Record<string, string> = {
 };
 const PAGE = `---
 import { getCollection } from 'astro:content';
-export async function getStaticPaths() {
-  return (await getCollection('pages')).map((entry) => ({
-    params: { locale: entry.data.locale, path: entry.data.pathname === '/' ? undefined : entry.data.pathname.slice(1) },
-    props: { entry },
-  }));
-}
-const { entry } = Astro.props;
+${PAGE_ROUTE}
 ---
 <html lang={entry.data.locale}><head><title>{String(entry.data.meta.title)}</title></head>
 <body><h1>{String(entry.data.meta.title)}</h1></body></html>

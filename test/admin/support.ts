@@ -25,6 +25,15 @@ export const CONTENT: Record<string, string> = {
     content: { data: { siteName: 'Hat Shop' } },
   }),
 };
+/** The front matter every test site's `[locale]/[...path].astro` starts with: one route per page entry, the entry as a prop. */
+export const PAGE_ROUTE = `export async function getStaticPaths() {
+  return (await getCollection('pages')).map((entry) => ({
+    params: { locale: entry.data.locale, path: entry.data.pathname === '/' ? undefined : entry.data.pathname.slice(1) },
+    props: { entry },
+  }));
+}
+const { entry } = Astro.props;`;
+
 export const HOME_FILE = 'pages/shop/pages/home.en.json';
 
 /** The API and the admin of one running site, as a browser there reaches them (`headers`: what a gateway adds). */
