@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawRequest } from './reliability/support/counting.js';
 import { type ApiClient, api } from './support/http.js';
 import { idLabels, idLike } from './support/ids.js';
 import { createSite, type RunningSite, type TestSite } from './support/site.js';
@@ -290,6 +291,26 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
       expect(bigBody.json.error.code).toBe('PAYLOAD_TOO_LARGE');
 
       expect((await client.get('/content')).json.total).toBe(before.json.total);
+    });
+
+    it('answers a body far over the limit with the 413, not a reset, to a client still sending it', async () => {
+      // Node's own client writes the whole body and reports a reset (EPIPE) if the server closes on it early.
+      const oversized = Buffer.alloc(10 * 1024 * 1024, 0x20);
+      const answers = new Set<string>();
+      for (let round = 0; round < 20; round++) {
+        await Promise.all(
+          Array.from({ length: 4 }, () =>
+            rawRequest(server.url, 'POST', '/__cms/api/content', {
+              body: oversized,
+              headers: { 'content-type': 'application/json' },
+            }).then(
+              (response) => answers.add(`${response.status} ${JSON.parse(response.text).error.code}`),
+              (error: Error) => answers.add(error.message),
+            ),
+          ),
+        );
+      }
+      expect(answers).toEqual(new Set(['413 PAYLOAD_TOO_LARGE']));
     });
   });
 

@@ -4,13 +4,23 @@ import { QuireError } from '../errors.js';
 const JSON_TYPE = /^\s*application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
 /**
+ * How much of a refused body is still read (and thrown away) before the answer. Node closes the
+ * connection after an answer to a body it has not read, and the client, still sending, often gets
+ * a reset instead of the 413. Past this many bytes nobody is making an honest mistake.
+ */
+const DISCARD_BYTES = 64 * 1024 * 1024;
+
+/**
  * Reads a JSON request body without ever holding more than `limit` bytes: `astro dev` hands
  * over a buffered body, production @astrojs/node a stream, and both are cut off at the limit.
  * An empty body gives `undefined`; a body of another content type is UNSUPPORTED_MEDIA_TYPE.
  */
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (declared > limit) throw tooLarge(limit);
+  if (declared > limit) {
+    if (request.body) await discard(request.body.getReader());
+    throw tooLarge(limit);
+  }
   if (!request.body) return undefined;
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -20,7 +30,7 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
     if (done) break;
     total += value.byteLength;
     if (total > limit) {
-      await reader.cancel().catch(() => {});
+      await discard(reader);
       throw tooLarge(limit);
     }
     chunks.push(value);
@@ -106,6 +116,20 @@ function checkShape(root: unknown): void {
       if (typeof child === 'object' && child !== null)
         stack.push({ value: child, depth: depth + 1, parent: node, key });
     }
+  }
+}
+
+/** Reads the rest of a refused body, up to DISCARD_BYTES, so the client is done sending when the answer comes. */
+async function discard(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  try {
+    for (let read = 0; read <= DISCARD_BYTES; ) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // The client went away: nobody is left to answer.
   }
 }
 
