@@ -881,6 +881,40 @@ describe.each(['dev', 'production'] as const)('content API (%s)', (mode) => {
     });
   });
 
+  describe('a long list', () => {
+    it('arrives whole and exact when it is sent in many chunks, non-ASCII text included, with HEAD answered alike', async () => {
+      // Each title escapes to ~5,400 characters of ASCII JSON: 30 of them are several of the answer's chunks.
+      const title = (n: number) => `${'é'.repeat(880)} ${n} 😀`;
+      const made: string[] = [];
+      for (let n = 0; n < 30; n++) {
+        made.push(
+          (
+            await create({
+              kind: 'data',
+              collection: 'long-titles',
+              type: 'json',
+              name: `long-${n}`,
+              locales: { en: { meta: { title: title(n) }, content: { data: {} } } },
+            })
+          ).id,
+        );
+      }
+      const response = await fetch(`${server.url}/__cms/api/content?collection=long-titles`);
+      const bytes = Buffer.from(await response.arrayBuffer());
+      expect(response.status).toBe(200);
+      expect(bytes.length).toBeGreaterThan(150_000);
+      expect(Number(response.headers.get('content-length'))).toBe(bytes.length);
+      const answer = JSON.parse(bytes.toString('utf8'));
+      expect(answer.total).toBe(30);
+      expect(answer.items.map((item: { id: string }) => item.id)).toEqual([...made].sort());
+      for (const item of answer.items) expect(item.locales.en.meta.title).toBe(title(made.indexOf(item.id)));
+
+      const head = await fetch(`${server.url}/__cms/api/content?collection=long-titles`, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(await head.text()).toBe('');
+    });
+  });
+
   describe('routing', () => {
     it('answers unknown paths with 404 ROUTE_NOT_FOUND and wrong methods with 405 and Allow', async () => {
       const unknown = await client.get('/nothing/here');

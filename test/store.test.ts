@@ -55,9 +55,9 @@ describe('content store', () => {
     const { id } = await first.create(page('/start'), 'ada@example.com');
     await first.updateLocale(id, 'en', { meta: { description: 'Ümlaut ✓' } }, '', undefined);
     const before = await first.get(id);
-    const list = await first.selectionJson({ of: 'list', filters: {} });
-    expect(/^[\x00-\x7f]*$/.test(list)).toBe(true);
-    expect(JSON.parse(list).items[0].locales.en.meta.description).toBe('Ümlaut ✓');
+    const list = await first.selection({ of: 'list', filters: {} });
+    expect(list.every((text) => /^[\x00-\x7f]*$/.test(text))).toBe(true);
+    expect(JSON.parse(list[0]!).locales.en.meta.description).toBe('Ümlaut ✓');
     first.close();
     const second = open();
     expect(await second.get(id)).toEqual(before);
@@ -146,8 +146,8 @@ describe('content store', () => {
     const deFile = path.join(root, 'pages/web/pages', `${id}.de.mdx`);
     const before = await readFile(deFile, 'utf8');
     const staleIds = async () =>
-      JSON.parse(await store.selectionJson({ of: 'needs-review', locale: 'de', customized: false })).items.map(
-        (item: { id: string }) => item.id,
+      (await store.selection({ of: 'needs-review', locale: 'de', customized: false })).map(
+        (text) => JSON.parse(text).id,
       );
     expect(await staleIds()).toEqual([]);
     await store.updateLocale(id, 'en', { content: { mdx: 'v2' } }, etag, undefined);
@@ -182,9 +182,7 @@ describe('content store', () => {
       undefined,
     );
     const publishedIds = async () =>
-      JSON.parse(await store.selectionJson({ of: 'list', filters: { published: true } })).items.map(
-        (item: { id: string }) => item.id,
-      );
+      (await store.selection({ of: 'list', filters: { published: true } })).map((text) => JSON.parse(text).id);
     expect(await publishedIds()).toEqual([]);
     const { id } = await store.create(page('/now'), undefined);
     expect(await publishedIds()).toEqual([id]);

@@ -8,6 +8,8 @@ export const API = '/__cms/api';
 export const FLOOR_PREFIX = '/bench-floor';
 /** The server's longest event-loop stall since the last call to it (then it starts over). */
 export const LOOP_DELAY_PATH = '/bench-loop-delay';
+/** The server's `process.memoryUsage()` in MB, to tell the JavaScript heap from memory outside it. */
+export const MEMORY_PATH = '/bench-memory';
 
 /**
  * The floor of every read: an on-demand endpoint in the same server, behind the same Astro
@@ -59,6 +61,19 @@ export const GET: APIRoute = () => {
 };
 `;
 
+const MEMORY_ENDPOINT = `import type { APIRoute } from 'astro';
+
+export const prerender = false;
+
+export const GET: APIRoute = ({ url }) => {
+  // With --expose-gc, ?gc tells garbage from what is still held.
+  if (url.searchParams.has('gc')) (globalThis as { gc?: () => void }).gc?.();
+  const usage: Record<string, number> = { ...process.memoryUsage() };
+  const megabytes = Object.fromEntries(Object.entries(usage).map(([key, bytes]) => [key, Math.round(bytes / 104857.6) / 10]));
+  return new Response(JSON.stringify(megabytes), { headers: { 'content-type': 'application/json; charset=utf-8' } });
+};
+`;
+
 /**
  * A production Astro site for the bench, inside the repository so that Node resolves astro,
  * @astrojs/node and the package's dependencies from the repo's node_modules by walking up.
@@ -95,6 +110,7 @@ export default defineConfig({
     // Not src/pages/__floor/: Astro leaves files and folders whose names start with "_" out of routing.
     [`src/pages${FLOOR_PREFIX}/[size].ts`]: FLOOR_ENDPOINT,
     [`src/pages${LOOP_DELAY_PATH}.ts`]: LOOP_DELAY_ENDPOINT,
+    [`src/pages${MEMORY_PATH}.ts`]: MEMORY_ENDPOINT,
     [LOOP_DELAY_PRELOAD]: LOOP_DELAY_MONITOR,
   };
   for (const [relative, text] of Object.entries(files)) {

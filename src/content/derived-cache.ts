@@ -67,20 +67,19 @@ export function approximateBytes(value: unknown, seen = new Set<object>()): numb
 /** Whether an item belongs to a selection, at `now`; it depends on nothing but the item (and what the key names). */
 export type ItemMatcher = (item: Item, now: number) => boolean;
 
-/** A selection of the ID-ordered items: kept as IDs and updated item by item, its answer rendered when asked. */
+/** A selection of the ID-ordered items, kept as their IDs and updated item by item. */
 interface Selection {
   matches: ItemMatcher;
-  ids: string[];
-  render: (items: readonly Item[]) => string;
-  answer: string | null;
-  /** How many changes of the index (counted by the cache) `ids` and `answer` include. */
+  /** Replaced when it changes, never changed in place: an answer still being sent keeps the IDs it was given. */
+  ids: readonly string[];
+  /** How many changes of the index (counted by the cache) `ids` includes. */
   synced: number;
 }
 
 type Entry = { bytes: number } & ({ value: unknown } | { selection: Selection });
 
-const selectionBytes = (key: string, { ids, answer }: Selection) =>
-  approximateBytes(key) + HEADER_BYTES + SLOT_BYTES * ids.length + (answer === null ? 0 : approximateBytes(answer));
+const selectionBytes = (key: string, { ids }: Selection) =>
+  approximateBytes(key) + HEADER_BYTES + SLOT_BYTES * ids.length;
 
 /** Where `id` is, or would go, in the ID-ordered `ids` (the order of `ItemIndex.sorted`). */
 function position(ids: readonly string[], id: string): number {
@@ -99,8 +98,8 @@ function position(ids: readonly string[], id: string): number {
  * date passes, within a byte budget: past it the least recently used are dropped, so any number of
  * distinct queries costs bounded memory. When an item changes, a value computed from all items is
  * dropped at once, and a selection (a list of items that each match on their own) re-checks only
- * the items changed since it was last asked, when it is next asked: a write costs a list one
- * render, not a pass over all items, and costs the writer nothing per kept selection.
+ * the items changed since it was last asked, when it is next asked: a write costs a list a look at
+ * the changed items, not a pass over all of them, and costs the writer nothing per kept selection.
  */
 export function createDerivedCache(index: ItemIndex, budgetBytes = DEFAULT_DERIVED_CACHE_BYTES) {
   const entries = new Map<string, Entry>();
@@ -153,24 +152,25 @@ export function createDerivedCache(index: ItemIndex, budgetBytes = DEFAULT_DERIV
     }
   });
 
-  /** Takes in the items changed since the selection was last asked, each once, at their current state. */
-  function catchUp(selection: Selection, now: number) {
-    if (selection.synced === changes) return;
+  /** Takes in the items changed since the selection was last asked, each once, at their current state; true if its IDs changed. */
+  function catchUp(selection: Selection, now: number): boolean {
+    if (selection.synced === changes) return false;
     const changed = new Set(pending.slice(pending.length - (changes - selection.synced)));
     selection.synced = changes;
-    let affected = false;
+    let ids: string[] | undefined;
     for (const id of changed) {
+      const current = ids ?? selection.ids;
+      const at = position(current, id);
+      const listed = current[at] === id;
       const item = index.get(id);
-      const at = position(selection.ids, id);
-      const listed = selection.ids[at] === id;
       const belongs = item !== undefined && selection.matches(item, now);
-      if (belongs && !listed) selection.ids.splice(at, 0, id);
-      else if (!belongs && listed) selection.ids.splice(at, 1);
-      // Its manifest may have changed even when it stays.
-      affected ||= belongs || listed;
+      if (belongs === listed) continue;
+      ids ??= selection.ids.slice();
+      if (belongs) ids.splice(at, 0, id);
+      else ids.splice(at, 1);
     }
-    // Rendered again (and its size taken) by the caller.
-    if (affected) selection.answer = null;
+    if (ids) selection.ids = ids;
+    return ids !== undefined;
   }
 
   /** Drops every answer once a publication date passed (or the clock went back): none of them still holds. */
@@ -202,30 +202,24 @@ export function createDerivedCache(index: ItemIndex, budgetBytes = DEFAULT_DERIV
     return value;
   }
 
-  /** The answer for the items that match (`matcher` is made once per entry), in ID order, rendered by `render` and kept as their IDs. */
-  function selection(key: string, matcher: () => ItemMatcher, render: (items: readonly Item[]) => string): string {
+  /** The IDs of the items that match (`matcher` is made once per entry), in ID order; never changed once returned. */
+  function selection(key: string, matcher: () => ItemMatcher): readonly string[] {
     const now = Date.now();
     checkBoundary(now);
-    let entry = touch(key);
-    if (entry && 'selection' in entry) {
-      catchUp(entry.selection, now);
-    } else {
-      const matches = matcher();
-      const ids = index
-        .sorted()
-        .filter((item) => matches(item, now))
-        .map((item) => item.id);
-      entry = { selection: { matches, ids, render, answer: null, synced: changes }, bytes: 0 };
-      entries.set(key, entry);
+    const cached = touch(key);
+    if (cached && 'selection' in cached) {
+      if (catchUp(cached.selection, now)) resize(key, cached, selectionBytes(key, cached.selection));
+      return cached.selection.ids;
     }
-    const { selection } = entry;
-    if (selection.answer === null) {
-      const answer = selection.render(selection.ids.map((id) => index.get(id)!));
-      selection.answer = answer;
-      resize(key, entry, selectionBytes(key, selection));
-      return answer;
-    }
-    return selection.answer;
+    const matches = matcher();
+    const ids = index
+      .sorted()
+      .filter((item) => matches(item, now))
+      .map((item) => item.id);
+    const entry = { selection: { matches, ids, synced: changes }, bytes: 0 };
+    entries.set(key, entry);
+    resize(key, entry, selectionBytes(key, entry.selection));
+    return ids;
   }
 
   return {

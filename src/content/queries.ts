@@ -112,9 +112,9 @@ export function createContentQueries(store: ContentStore, sites: SitesSource) {
       return { items, total: items.length };
     },
 
-    /** `{ items, total }` as JSON text: the manifests of the items that lack `targetLocale`, cached per query. */
-    untranslatedJson(targetLocale: string, options: { excludeSites: string[]; includeUnpublished: boolean }) {
-      return store.selectionJson({ of: 'untranslated', locale: targetLocale, ...options });
+    /** The manifests (JSON text) of the items that lack `targetLocale`, their selection kept per query. */
+    untranslated(targetLocale: string, options: { excludeSites: string[]; includeUnpublished: boolean }) {
+      return store.selection({ of: 'untranslated', locale: targetLocale, ...options });
     },
   };
 }

@@ -73,12 +73,7 @@ describe('createDerivedCache', () => {
 
   it('keeps at most 1,024 answers however small, so that a write re-checks a bounded number', () => {
     const cache = createDerivedCache(new ItemIndex());
-    for (let n = 0; n < 3000; n++)
-      cache.selection(
-        `empty:${n}`,
-        () => () => false,
-        () => '',
-      );
+    for (let n = 0; n < 3000; n++) cache.selection(`empty:${n}`, () => () => false);
     expect(cache.size).toBe(1024);
   });
 
@@ -94,7 +89,7 @@ describe('createDerivedCache', () => {
 });
 
 describe('a cached selection', () => {
-  const render = (items: readonly Item[]) => items.map((item) => item.id).join(',');
+  const render = (ids: readonly string[]) => ids.join(',');
 
   it('re-checks only the changed items, each once, when next asked, and answers as a recomputation would', () => {
     const index = new ItemIndex();
@@ -110,7 +105,7 @@ describe('a cached selection', () => {
       };
     };
     index.setLocale(HOME, 'd', 'visual', 'de', stored({ pathname: '/d-de' }));
-    expect(cache.selection('german', withGerman, render)).toBe('d');
+    expect(render(cache.selection('german', withGerman))).toBe('d');
     checked.length = 0;
     index.setLocale(HOME, 'a', 'visual', 'en', stored({ pathname: '/a' }));
     index.setLocale(HOME, 'a', 'visual', 'de', stored({ pathname: '/a-de' }));
@@ -118,13 +113,28 @@ describe('a cached selection', () => {
     index.setLocale(HOME, 'e', 'visual', 'de', stored({ pathname: '/e-de' }));
     // A write costs the writer nothing per kept selection.
     expect(checked).toEqual([]);
-    expect(cache.selection('german', withGerman, render)).toBe('a,e');
+    expect(render(cache.selection('german', withGerman))).toBe('a,e');
     expect(matchers).toBe(1);
     expect(checked).toEqual(['a', 'd', 'e']);
     index.removeLocale('a', 'en');
     index.removeLocale('a', 'de');
-    expect(cache.selection('german', withGerman, render)).toBe('e');
+    expect(render(cache.selection('german', withGerman))).toBe('e');
     expect(cache.bytes).toBeGreaterThan(0);
+  });
+
+  it('never changes IDs it has handed out: an answer still being sent keeps its own', () => {
+    const index = new ItemIndex();
+    for (const id of ['b', 'd']) index.setLocale(HOME, id, 'visual', 'en', stored({ pathname: `/${id}` }));
+    const cache = createDerivedCache(index);
+    const all = () => () => true;
+    const first = cache.selection('all', all);
+    expect(first).toEqual(['b', 'd']);
+    index.setLocale(HOME, 'c', 'visual', 'en', stored({ pathname: '/c' }));
+    index.removeLocale('b', 'en');
+    expect(cache.selection('all', all)).toEqual(['c', 'd']);
+    expect(first).toEqual(['b', 'd']);
+    // Unchanged, it is the same IDs again, not a copy.
+    expect(cache.selection('all', all)).toBe(cache.selection('all', all));
   });
 
   it('is dropped once it falls 8,192 changes behind, and computed afresh when asked again', () => {
@@ -135,14 +145,14 @@ describe('a cached selection', () => {
       matchers++;
       return (item: Item) => item.locales.has('de');
     };
-    expect(cache.selection('german', withGerman, render)).toBe('');
+    expect(render(cache.selection('german', withGerman))).toBe('');
     expect(cache.size).toBe(1);
     for (let n = 0; n < 8192; n++) index.setLocale(HOME, `p${n % 10}`, 'visual', 'en', stored({ pathname: `/${n}` }));
     expect(cache.size).toBe(1);
     index.setLocale(HOME, 'p3', 'visual', 'de', stored({ pathname: '/p3-de' }));
     expect(cache.size).toBe(0);
     expect(cache.bytes).toBe(0);
-    expect(cache.selection('german', withGerman, render)).toBe('p3');
+    expect(render(cache.selection('german', withGerman))).toBe('p3');
     expect(matchers).toBe(2);
   });
 
@@ -152,12 +162,12 @@ describe('a cached selection', () => {
     const cache = createDerivedCache(index);
     const published = () => (item: Item, now: number) =>
       [...item.locales.values()].some(({ file }) => !file.publishAt || Date.parse(file.publishAt) <= now);
-    expect(cache.selection('published', published, render)).toBe('');
+    expect(render(cache.selection('published', published))).toBe('');
     // A write brings a date that is later than now but earlier than any the cache knew of.
     index.setLocale(HOME, 'soon', 'visual', 'en', stored({ pathname: '/soon', publishAt: '2026-06-01T01:00:00Z' }));
-    expect(cache.selection('published', published, render)).toBe('');
+    expect(render(cache.selection('published', published))).toBe('');
     vi.setSystemTime(Date.parse('2026-06-01T01:00:00Z'));
-    expect(cache.selection('published', published, render)).toBe('soon');
+    expect(render(cache.selection('published', published))).toBe('soon');
   });
 });
 

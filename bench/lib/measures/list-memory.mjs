@@ -1,6 +1,6 @@
 import { counter, log } from '../progress.mjs';
 import { failedRow, kb, measuredRow, NOT_BUILT, notBuilt, probe, round, skippedRow, target } from '../rows.mjs';
-import { API } from '../site.mjs';
+import { API, MEMORY_PATH } from '../site.mjs';
 import { random } from '../text.mjs';
 import { rssMB } from './upload.mjs';
 
@@ -38,6 +38,9 @@ function distinctQueries(count) {
   return queries.slice(0, count);
 }
 
+/** The server's process.memoryUsage() in MB (heapUsed, heapTotal, external, arrayBuffers, rss). */
+export const memoryUsageMB = async (server) => (await probe(`${server.url}${MEMORY_PATH}`)).json;
+
 /**
  * 1,000 distinct valid `GET /content?…` queries, one after another, right after the index was
  * built, while the server's VmRSS is sampled every 20 ms: its peak must stay within the RSS of
@@ -51,6 +54,7 @@ export async function measureListMemory({ server, count = 1000 }) {
   const first = await probe(`${server.url}${API}/content?${queries[0]}`);
   if (notBuilt(first)) return skippedRow({ id, measure, target: goal, note: NOT_BUILT });
   const beforeMB = rssMB(server.pid);
+  const heapBefore = await memoryUsageMB(server);
   let peakMB = beforeMB;
   const sampler = setInterval(() => {
     peakMB = Math.max(peakMB, rssMB(server.pid));
@@ -73,6 +77,7 @@ export async function measureListMemory({ server, count = 1000 }) {
   const seconds = (performance.now() - started) / 1000;
   const afterMB = rssMB(server.pid);
   peakMB = Math.max(peakMB, afterMB);
+  const heapAfter = await memoryUsageMB(server);
   const boundMB = round(beforeMB + CACHE_BUDGET_MB + SLACK_MB, 1);
   log(`   ${count} distinct lists in ${seconds.toFixed(1)} s: RSS ${beforeMB} → peak ${peakMB}, after ${afterMB} MB`);
   return measuredRow({
@@ -86,9 +91,20 @@ export async function measureListMemory({ server, count = 1000 }) {
     quire: {
       value: peakMB,
       unit: 'MB',
-      label: `peak ${peakMB} MB, after ${afterMB} MB (${kb(answeredBytes)} of answers in ${seconds.toFixed(1)} s)`,
+      label:
+        `peak ${peakMB} MB, after ${afterMB} MB (${kb(answeredBytes)} of answers in ${seconds.toFixed(1)} s; ` +
+        `JS heap used ${heapBefore.heapUsed} → ${heapAfter.heapUsed} MB)`,
     },
     target: goal,
-    details: { queries: count, beforeMB, peakMB, afterMB, answeredBytes, seconds: round(seconds, 2) },
+    details: {
+      queries: count,
+      beforeMB,
+      peakMB,
+      afterMB,
+      answeredBytes,
+      seconds: round(seconds, 2),
+      memoryUsageBeforeMB: heapBefore,
+      memoryUsageAfterMB: heapAfter,
+    },
   });
 }

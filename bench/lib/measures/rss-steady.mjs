@@ -1,5 +1,6 @@
 import { log } from '../progress.mjs';
 import { measuredRow, round, target } from '../rows.mjs';
+import { memoryUsageMB } from './list-memory.mjs';
 import { rssMB } from './upload.mjs';
 
 const MB = 1024 * 1024;
@@ -11,9 +12,10 @@ const contentFactor = (items) => (items >= 100_000 ? 2 : 2.5);
  * bytes of the content files (every locale file and asset the generator wrote under the content
  * root, not .git).
  */
-export function measureRssSteady({ server, contentBytes, items }) {
+export async function measureRssSteady({ server, contentBytes, items }) {
   const factor = contentFactor(items);
   const rss = rssMB(server.pid);
+  const usage = await memoryUsageMB(server);
   const contentMB = round(contentBytes / MB, 1);
   const boundMB = round(contentMB * factor, 1);
   log(`   steady RSS ${rss} MB against ${boundMB} MB (${factor}× ${contentMB} MB of content)`);
@@ -21,8 +23,12 @@ export function measureRssSteady({ server, contentBytes, items }) {
     id: 'rss-steady',
     measure: 'server RSS after the full read/write load',
     floor: { value: boundMB, unit: 'MB', label: `${boundMB} MB (${factor}× the content's ${contentMB} MB)` },
-    quire: { value: rss, unit: 'MB', label: `${rss} MB` },
+    quire: {
+      value: rss,
+      unit: 'MB',
+      label: `${rss} MB (JS heap ${usage.heapUsed} MB used of ${usage.heapTotal} MB, buffers ${usage.external} MB)`,
+    },
     target: target.ratioMax(1),
-    details: { rssMB: rss, contentMB, factor },
+    details: { rssMB: rss, contentMB, factor, memoryUsageMB: usage },
   });
 }

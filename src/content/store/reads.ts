@@ -78,25 +78,20 @@ export function createReads(ctx: StoreContext) {
     return key;
   };
 
-  function manifestListJson(items: readonly Item[]): string {
-    const manifests = items.map((item) => index.cachedManifest(item.id, () => JSON.stringify(entryOf(item))));
-    return `{"items":[${manifests.join(',')}],"total":${items.length}}`;
-  }
+  const manifestJson = (id: string) => index.cachedManifest(id, () => JSON.stringify(entryOf(index.get(id)!)));
 
   return {
     /**
-     * `{ items, total }` of the ID-ordered items a selection holds, as (ASCII-only) JSON, cached
-     * until sites.json or a publication date changes, and updated item by item as items change (so
-     * a repeated list costs a lookup, and the first one after a write one render).
+     * The manifests of the ID-ordered items a selection holds, each as ASCII-only JSON text. The
+     * selection is kept as IDs until sites.json or a publication date changes, and updated item by
+     * item as items change; each manifest is rendered once per change of its item. So a repeated
+     * list costs a lookup per item, before and after a write alike, and no text of the whole answer.
      */
-    async selectionJson(selection: Selection): Promise<string> {
+    async selection(selection: Selection): Promise<string[]> {
       await sync.fresh();
       const config = sites.get();
-      return cache.selection(
-        `${canonicalJson(selection)}\0${keyOf(config)}`,
-        () => matcherOf(selection, config),
-        manifestListJson,
-      );
+      const ids = cache.selection(`${canonicalJson(selection)}\0${keyOf(config)}`, () => matcherOf(selection, config));
+      return ids.map(manifestJson);
     },
 
     /** A value computed from all items, recomputed only after the index changed (or a publication date passed). */

@@ -6,7 +6,7 @@ import type { Reviewer } from '../../review/reviewer.js';
 import type { AppEnv } from '../app-env.js';
 import type { API } from '../endpoints.js';
 import { guardEtag, parseEtag, quoteEtag } from '../etag-header.js';
-import { jsonText } from '../json-text.js';
+import { jsonItems, jsonText } from '../json-text.js';
 import type { AreaHandlers, Handler } from '../register.js';
 import { BatchOperationSchema } from '../schemas/content.js';
 import { parseInput } from '../validate.js';
@@ -51,16 +51,16 @@ export function contentHandlers(
   return {
     collections: async (_, c) => c.json({ collections: await queries.collections(['page', 'fragment']) }),
     needsReview: async ({ query }, c) =>
-      jsonText(
+      jsonItems(
         c,
-        await store.selectionJson({
+        await store.selection({
           of: 'needs-review',
           locale: query.locale,
           kind: query.kind,
           customized: query.customized ?? false,
         }),
       ),
-    list: async ({ query }, c) => jsonText(c, await store.selectionJson({ of: 'list', filters: query })),
+    list: async ({ query }, c) => jsonItems(c, await store.selection({ of: 'list', filters: query })),
     create: async ({ body }, c) => {
       const created = await store.create(body, author(c));
       c.header('ETag', quoteEtag(created.etag));

@@ -3,7 +3,7 @@ import type { ContentStore } from '../../content/store.js';
 import type { SitesSource } from '../../sites/sites-config.js';
 import type { API } from '../endpoints.js';
 import { guardEtag, quoteEtag } from '../etag-header.js';
-import { jsonText } from '../json-text.js';
+import { jsonItems } from '../json-text.js';
 import type { AreaHandlers } from '../register.js';
 
 /** `/sites`, `/redirects`, `/untranslated/{targetLocale}` and the `/{site}/…` routes (registered last). */
@@ -15,8 +15,7 @@ export function siteHandlers(
   return {
     get: (_, c) => c.json(sites.get()),
     redirects: async ({ query }, c) => c.json(await queries.redirects(query)),
-    untranslated: async ({ params, query }, c) =>
-      jsonText(c, await queries.untranslatedJson(params.targetLocale, query)),
+    untranslated: async ({ params, query }, c) => jsonItems(c, await queries.untranslated(params.targetLocale, query)),
     collections: async ({ params }, c) => {
       queries.requireAddressedSite(params.site);
       return c.json({ collections: await queries.collections(['page'], params.site) });
