@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fsErrorCode } from '../errors.js';
 import { removeInterruptedWrites, tempFileTarget } from '../util/atomic-write.js';
+import { eventLoopSlices } from '../util/event-loop-slices.js';
 import { signatureOf } from '../util/file-signature.js';
 import { contentEtagOf, metaEtagOf } from './etag.js';
 import { type ParsedLocaleFile, parseLocaleFile } from './files.js';
@@ -24,11 +25,13 @@ export function storedLocale(
 ): StoredLocale {
   const { content, ...header } = file;
   const references = content && referencesOf ? referencesOf(content) : [];
+  const offSite = offSitePathnames(file);
   return {
     file: header,
     metaEtag: metaEtagOf(file),
     contentEtag: content ? contentEtagOf(content) : '',
     ...(references.length > 0 && { references }),
+    ...(offSite.length > 0 && { offSitePathnames: offSite }),
     path: filePath,
     signature,
   };
@@ -42,9 +45,10 @@ function indexedFile(parsed: ParsedLocaleFile, filePath: string, stat: Stats, re
     created: parsed.file.created ?? stamp,
     modified: parsed.file.modified ?? stamp,
   };
-  for (const pathname of offSitePathnames(file))
+  const stored = storedLocale(file, filePath, signatureOf(stat), referencesOf);
+  for (const pathname of stored.offSitePathnames ?? [])
     console.warn(`[astro-quire] ${filePath}: ${describeOffSitePathname(pathname)}.`);
-  return { type: parsed.type, stored: storedLocale(file, filePath, signatureOf(stat), referencesOf) };
+  return { type: parsed.type, stored };
 }
 
 /** Reads and parses one locale file whose lstat is `stat`; throws an Error saying what is wrong with the file. */
@@ -85,8 +89,6 @@ export interface IndexSyncOptions {
 }
 
 const SCAN_CONCURRENCY = 64;
-/** How long the start-up scan reads files before it lets the event loop turn (requests, timers) once. */
-const LOAD_SLICE_MS = 15;
 
 async function inBatches<T>(entries: T[], task: (entry: T) => Promise<void>): Promise<void> {
   for (let start = 0; start < entries.length; start += SCAN_CONCURRENCY) {
@@ -179,7 +181,7 @@ export function createIndexSync(root: string, index: ItemIndex, options: IndexSy
           await removeInterruptedWrites(listed, (target) => parseContentPath(path.relative(root, target)) !== null),
         );
     const files = listed.filter((file) => !leftovers.has(file));
-    let sliceStart = performance.now();
+    const slices = eventLoopSlices();
     for (const filePath of files) {
       const where = parseContentPath(path.relative(root, filePath));
       if (!where) continue;
@@ -190,10 +192,7 @@ export function createIndexSync(root: string, index: ItemIndex, options: IndexSy
         if (fsErrorCode(error) !== 'ENOENT')
           console.warn(`[astro-quire] skipping ${filePath}: ${(error as Error).message}`);
       }
-      if (performance.now() - sliceStart > LOAD_SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
-        sliceStart = performance.now();
-      }
+      if (slices.due()) await slices.turn();
     }
   }
 

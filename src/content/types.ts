@@ -58,6 +58,8 @@ export interface StoredLocale {
   contentEtag: string;
   /** The assets its own content refers to, found when it was read (its meta is kept, and looked at when asked). */
   references?: AssetReference[];
+  /** Its pathnames that are not paths on the site (see `offSitePathnames`), found when it was read; absent when none are. */
+  offSitePathnames?: string[];
   path: string;
   /** lstat signature of the file when it was last read or written. */
   signature: string;

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { QuireError } from '../../errors.js';
 import type { SitesConfig } from '../../sites/sites-config.js';
 import { isUntranslated } from '../../sites/untranslated.js';
+import { eventLoopSlices } from '../../util/event-loop-slices.js';
 import type { ItemMatcher } from '../derived-cache.js';
 import { canonicalJson } from '../etag.js';
 import { type ListFilters, matchesFilters } from '../filters.js';
@@ -78,20 +79,27 @@ export function createReads(ctx: StoreContext) {
     return key;
   };
 
-  const manifestJson = (id: string) => index.cachedManifest(id, () => JSON.stringify(entryOf(index.get(id)!)));
-
   return {
     /**
      * The manifests of the ID-ordered items a selection holds, each as ASCII-only JSON text. The
      * selection is kept as IDs until sites.json or a publication date changes, and updated item by
      * item as items change; each manifest is rendered once per change of its item. So a repeated
      * list costs a lookup per item, before and after a write alike, and no text of the whole answer.
+     * Rendering many (a first list of 100k items) lets the event loop turn between slices; an item
+     * that changes meanwhile is listed as it is when its turn comes, and one deleted is left out.
      */
     async selection(selection: Selection): Promise<string[]> {
       await sync.fresh();
       const config = sites.get();
       const ids = cache.selection(`${canonicalJson(selection)}\0${keyOf(config)}`, () => matcherOf(selection, config));
-      return ids.map(manifestJson);
+      const texts: string[] = [];
+      const slices = eventLoopSlices();
+      for (const id of ids) {
+        const item = index.get(id);
+        if (item) texts.push(index.cachedManifest(id, () => JSON.stringify(entryOf(item))));
+        if (slices.due()) await slices.turn();
+      }
+      return texts;
     },
 
     /** A value computed from all items, recomputed only after the index changed (or a publication date passed). */
