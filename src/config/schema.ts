@@ -78,7 +78,7 @@ export const UserOptionsSchema = v.strictObject({
       metadataBytes: v.optional(positiveInteger),
       /** Largest JSON request body. @default 10485760 */
       jsonBodyBytes: v.optional(positiveInteger),
-      /** Memory for answers computed from all content (lists, needs-review, untranslated, asset usage, redirects), kept for repeated requests. @default 67108864 (64 MiB) */
+      /** Memory for what is computed from all content (the item IDs of each list, needs-review and untranslated answer, asset usage, redirects), kept for repeated requests. @default 67108864 (64 MiB) */
       cacheBytes: v.optional(positiveInteger),
     }),
   ),
