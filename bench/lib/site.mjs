@@ -9,7 +9,10 @@ export const FLOOR_PREFIX = '/bench-floor';
 /** The server's longest event-loop stall since the last call to it (then it starts over). */
 export const LOOP_DELAY_PATH = '/bench-loop-delay';
 /** The server's `process.memoryUsage()` in MB, to tell the JavaScript heap from memory outside it. */
-export const MEMORY_PATH = '/bench-memory';
+const MEMORY_PATH = '/bench-memory';
+
+/** The server's process.memoryUsage() in MB (rss, heapTotal, heapUsed, external, arrayBuffers). */
+export const memoryUsageMB = async (server) => (await fetch(`${server.url}${MEMORY_PATH}`)).json();
 
 /**
  * The floor of every read: an on-demand endpoint in the same server, behind the same Astro
@@ -65,9 +68,7 @@ const MEMORY_ENDPOINT = `import type { APIRoute } from 'astro';
 
 export const prerender = false;
 
-export const GET: APIRoute = ({ url }) => {
-  // With --expose-gc, ?gc tells garbage from what is still held.
-  if (url.searchParams.has('gc')) (globalThis as { gc?: () => void }).gc?.();
+export const GET: APIRoute = () => {
   const usage: Record<string, number> = { ...process.memoryUsage() };
   const megabytes = Object.fromEntries(Object.entries(usage).map(([key, bytes]) => [key, Math.round(bytes / 104857.6) / 10]));
   return new Response(JSON.stringify(megabytes), { headers: { 'content-type': 'application/json; charset=utf-8' } });

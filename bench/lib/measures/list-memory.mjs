@@ -1,6 +1,6 @@
 import { counter, log } from '../progress.mjs';
 import { failedRow, kb, measuredRow, NOT_BUILT, notBuilt, probe, round, skippedRow, target } from '../rows.mjs';
-import { API, MEMORY_PATH } from '../site.mjs';
+import { API, memoryUsageMB } from '../site.mjs';
 import { random } from '../text.mjs';
 import { rssMB } from './upload.mjs';
 
@@ -37,9 +37,6 @@ function distinctQueries(count) {
   }
   return queries.slice(0, count);
 }
-
-/** The server's process.memoryUsage() in MB (heapUsed, heapTotal, external, arrayBuffers, rss). */
-export const memoryUsageMB = async (server) => (await probe(`${server.url}${MEMORY_PATH}`)).json;
 
 /**
  * 1,000 distinct valid `GET /content?…` queries, one after another, right after the index was

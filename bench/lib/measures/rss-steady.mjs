@@ -1,6 +1,6 @@
 import { log } from '../progress.mjs';
 import { measuredRow, round, target } from '../rows.mjs';
-import { memoryUsageMB } from './list-memory.mjs';
+import { memoryUsageMB } from '../site.mjs';
 import { rssMB } from './upload.mjs';
 
 const MB = 1024 * 1024;
