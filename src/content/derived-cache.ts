@@ -70,7 +70,10 @@ export type ItemMatcher = (item: Item, now: number) => boolean;
 /** A selection of the ID-ordered items, kept as their IDs and updated item by item. */
 interface Selection {
   matches: ItemMatcher;
-  /** Replaced when it changes, never changed in place: an answer still being sent keeps the IDs it was given. */
+  /**
+   * Never changed in place: replaced when an item joins, leaves or changes, so an answer still
+   * being rendered keeps the IDs it was given, and the array stands for one version of the answer.
+   */
   ids: readonly string[];
   /** How many changes of the index (counted by the cache) `ids` includes. */
   synced: number;
@@ -152,7 +155,11 @@ export function createDerivedCache(index: ItemIndex, budgetBytes = DEFAULT_DERIV
     }
   });
 
-  /** Takes in the items changed since the selection was last asked, each once, at their current state; true if its IDs changed. */
+  /**
+   * Takes in the items changed since the selection was last asked, each once, at their current
+   * state. True when a listed item changed (its manifest may differ) or one joined or left: then
+   * `ids` is a new array, so whatever was rendered from the old one (keyed by it) is not used again.
+   */
   function catchUp(selection: Selection, now: number): boolean {
     if (selection.synced === changes) return false;
     const changed = new Set(pending.slice(pending.length - (changes - selection.synced)));
@@ -164,10 +171,10 @@ export function createDerivedCache(index: ItemIndex, budgetBytes = DEFAULT_DERIV
       const listed = current[at] === id;
       const item = index.get(id);
       const belongs = item !== undefined && selection.matches(item, now);
-      if (belongs === listed) continue;
+      if (!belongs && !listed) continue;
       ids ??= selection.ids.slice();
-      if (belongs) ids.splice(at, 0, id);
-      else ids.splice(at, 1);
+      if (belongs && !listed) ids.splice(at, 0, id);
+      else if (!belongs) ids.splice(at, 1);
     }
     if (ids) selection.ids = ids;
     return ids !== undefined;
@@ -202,7 +209,10 @@ export function createDerivedCache(index: ItemIndex, budgetBytes = DEFAULT_DERIV
     return value;
   }
 
-  /** The IDs of the items that match (`matcher` is made once per entry), in ID order; never changed once returned. */
+  /**
+   * The IDs of the items that match (`matcher` is made once per entry), in ID order; never changed
+   * once returned, and the same array as long as none of those items changed and none joined.
+   */
   function selection(key: string, matcher: () => ItemMatcher): readonly string[] {
     const now = Date.now();
     checkBoundary(now);

@@ -134,7 +134,18 @@ describe('a cached selection', () => {
     expect(cache.selection('all', all)).toEqual(['c', 'd']);
     expect(first).toEqual(['b', 'd']);
     // Unchanged, it is the same IDs again, not a copy.
-    expect(cache.selection('all', all)).toBe(cache.selection('all', all));
+    const now = cache.selection('all', all);
+    expect(cache.selection('all', all)).toBe(now);
+    // A listed item that changes and stays: the same IDs in a new array (what was rendered from the old one is stale).
+    index.setLocale(HOME, 'c', 'visual', 'en', stored({ pathname: '/c-moved' }));
+    const after = cache.selection('all', all);
+    expect(after).toEqual(['c', 'd']);
+    expect(after).not.toBe(now);
+    // An item that neither is nor comes in changes nothing.
+    const none = () => (item: Item) => item.id === 'd';
+    const onlyD = cache.selection('only-d', none);
+    index.setLocale(HOME, 'c', 'visual', 'en', stored({ pathname: '/c-again' }));
+    expect(cache.selection('only-d', none)).toBe(onlyD);
   });
 
   it('is dropped once it falls 8,192 changes behind, and computed afresh when asked again', () => {

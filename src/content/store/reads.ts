@@ -79,19 +79,25 @@ export function createReads(ctx: StoreContext) {
     return key;
   };
 
+  /** The texts of a selection's items, by the IDs array they were rendered from (replaced whenever one of them changes). */
+  const rendered = new WeakMap<readonly string[], readonly string[]>();
+
   return {
     /**
      * The manifests of the ID-ordered items a selection holds, each as ASCII-only JSON text. The
      * selection is kept as IDs until sites.json or a publication date changes, and updated item by
-     * item as items change; each manifest is rendered once per change of its item. So a repeated
-     * list costs a lookup per item, before and after a write alike, and no text of the whole answer.
+     * item as items change; the texts are kept beside it until one of its items changes, and each
+     * manifest is rendered once per change of its item. So a repeated list costs a lookup, and the
+     * first one after a write a lookup per item, never a string of the whole answer.
      * Rendering many (a first list of 100k items) lets the event loop turn between slices; an item
      * that changes meanwhile is listed as it is when its turn comes, and one deleted is left out.
      */
-    async selection(selection: Selection): Promise<string[]> {
+    async selection(selection: Selection): Promise<readonly string[]> {
       await sync.fresh();
       const config = sites.get();
       const ids = cache.selection(`${canonicalJson(selection)}\0${keyOf(config)}`, () => matcherOf(selection, config));
+      const kept = rendered.get(ids);
+      if (kept) return kept;
       const texts: string[] = [];
       const slices = eventLoopSlices();
       for (const id of ids) {
@@ -99,6 +105,7 @@ export function createReads(ctx: StoreContext) {
         if (item) texts.push(index.cachedManifest(id, () => JSON.stringify(entryOf(item))));
         if (slices.due()) await slices.turn();
       }
+      rendered.set(ids, texts);
       return texts;
     },
 
