@@ -119,6 +119,7 @@ describe('bench smoke run', () => {
     expect(steady.target).toMatchObject({ kind: 'ratio-max', value: 1 });
     expect(steady.details.contentMB).toBeCloseTo(results.content.bytes / 1024 / 1024, 0);
     expect(steady.details.factor).toBe(2.5);
+    expect(steady.details).toMatchObject({ idleSeconds: expect.any(Number), atEndMB: expect.any(Number) });
     expect(steady.floor.value).toBeCloseTo(steady.details.contentMB * steady.details.factor, 0);
     expect(results.phaseSeconds).toMatchObject({ 'cold start': expect.any(Number), writes: expect.any(Number) });
     // The admin list: every timed load found the list with the count the API gives, and the initial files were sized.

@@ -68,7 +68,8 @@ const HOW = {
     '(which builds the index): the longer of those two stalls, each in the details.',
   'rss-steady':
     "the server's VmRSS after the whole read and write load (distinct lists, reads, git status, review, writes, the " +
-    'list under writes), against 2.5× (2× at 100k items) the bytes of the content files (locale files and assets under the content root, not .git).',
+    'list under writes) and 40 s idle (V8 gives back the heap it grew under load; the RSS as the load ended is in the label), ' +
+    'against 2.5× (2× at 100k items) the bytes of the content files (locale files and assets under the content root, not .git).',
   'git-status':
     'sequential requests against native `git status --porcelain` (spawn to exit) on the content repo with 10 changed files; medians.',
   'git-status-stall':
