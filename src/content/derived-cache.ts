@@ -1,3 +1,5 @@
+import { eventLoopSlices, filterInSlices } from '../util/event-loop-slices.js';
+import { insertionPoint } from '../util/insertion-point.js';
 import type { ItemIndex } from './item-index.js';
 import type { Item } from './types.js';
 
@@ -29,10 +31,17 @@ function itemPublicationChange(item: Item, now: number): number {
   return next;
 }
 
-/** The earliest publishAt/unpublishAt after `now` (Infinity if none): until then, every "published" answer holds. */
-export function nextPublicationChange(index: ItemIndex, now: number): number {
+/**
+ * The earliest publishAt/unpublishAt after `now` (Infinity if none): until then, every "published"
+ * answer holds. A pass over every item, in slices.
+ */
+export async function nextPublicationChange(index: ItemIndex, now: number): Promise<number> {
   let next = Infinity;
-  for (const item of index.items.values()) next = Math.min(next, itemPublicationChange(item, now));
+  const slices = eventLoopSlices();
+  for (const item of index.items.values()) {
+    next = Math.min(next, itemPublicationChange(item, now));
+    if (slices.due()) await slices.turn();
+  }
   return next;
 }
 
@@ -84,17 +93,7 @@ type Entry = { bytes: number } & ({ value: unknown } | { selection: Selection })
 const selectionBytes = (key: string, { ids }: Selection) =>
   approximateBytes(key) + HEADER_BYTES + SLOT_BYTES * ids.length;
 
-/** Where `id` is, or would go, in the ID-ordered `ids` (the order of `ItemIndex.sorted`). */
-function position(ids: readonly string[], id: string): number {
-  let low = 0;
-  let high = ids.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (ids[middle]! < id) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
+const itself = (id: string) => id;
 
 /**
  * Values computed from all items (list answers, redirects, asset usage), kept until a publication
@@ -114,6 +113,13 @@ export function createDerivedCache(index: ItemIndex, budgetBytes = DEFAULT_DERIV
   let pending: string[] = [];
   /** The keys of the values computed from all items (not selections): any change drops them. */
   const valueKeys = new Set<string>();
+  /** Selections being computed, in slices: asked again meanwhile, the same computation answers. */
+  const computing = new Map<string, Promise<readonly string[]>>();
+  /** Bumped when every answer is dropped (a publication date passed): a selection computed across it is computed again. */
+  let generation = 0;
+  let boundaryComputing: Promise<{ from: number; at: number }> | null = null;
+  /** While the boundary is computed in slices: the items changed meanwhile, looked at again at its end. */
+  let changedDuringBoundary: Set<string> | null = null;
 
   const clear = () => {
     entries.clear();
@@ -121,6 +127,7 @@ export function createDerivedCache(index: ItemIndex, budgetBytes = DEFAULT_DERIV
     bytes = 0;
     boundary = null;
     pending = [];
+    generation++;
   };
 
   function drop(key: string, entry: Entry) {
@@ -140,7 +147,8 @@ export function createDerivedCache(index: ItemIndex, budgetBytes = DEFAULT_DERIV
   }
 
   index.onChange((id) => {
-    if (entries.size === 0) return;
+    changedDuringBoundary?.add(id);
+    if (entries.size === 0 && computing.size === 0) return;
     const item = index.get(id);
     if (boundary && item) boundary.at = Math.min(boundary.at, itemPublicationChange(item, Date.now()));
     changes++;
@@ -167,7 +175,7 @@ export function createDerivedCache(index: ItemIndex, budgetBytes = DEFAULT_DERIV
     let ids: string[] | undefined;
     for (const id of changed) {
       const current = ids ?? selection.ids;
-      const at = position(current, id);
+      const at = insertionPoint(current, id, itself);
       const listed = current[at] === id;
       const item = index.get(id);
       const belongs = item !== undefined && selection.matches(item, now);
@@ -181,9 +189,25 @@ export function createDerivedCache(index: ItemIndex, budgetBytes = DEFAULT_DERIV
   }
 
   /** Drops every answer once a publication date passed (or the clock went back): none of them still holds. */
-  function checkBoundary(now: number) {
+  async function checkBoundary(now: number): Promise<void> {
     if (boundary && (now >= boundary.at || now < boundary.from)) clear();
-    boundary ??= { from: now, at: nextPublicationChange(index, now) };
+    if (boundary) return;
+    boundaryComputing ??= (async () => {
+      changedDuringBoundary = new Set();
+      try {
+        let at = await nextPublicationChange(index, now);
+        for (const id of changedDuringBoundary) {
+          const item = index.get(id);
+          if (item) at = Math.min(at, itemPublicationChange(item, now));
+        }
+        return { from: now, at };
+      } finally {
+        changedDuringBoundary = null;
+        boundaryComputing = null;
+      }
+    })();
+    const computed = await boundaryComputing;
+    boundary ??= computed;
   }
 
   /** The entry under `key`, moved to the most recently used end. */
@@ -196,8 +220,8 @@ export function createDerivedCache(index: ItemIndex, budgetBytes = DEFAULT_DERIV
     return entry;
   }
 
-  function get<T>(key: string, compute: () => T): T {
-    checkBoundary(Date.now());
+  async function get<T>(key: string, compute: () => T): Promise<T> {
+    await checkBoundary(Date.now());
     const cached = touch(key);
     if (cached && 'value' in cached) return cached.value as T;
     const value = compute();
@@ -213,23 +237,40 @@ export function createDerivedCache(index: ItemIndex, budgetBytes = DEFAULT_DERIV
    * The IDs of the items that match (`matcher` is made once per entry), in ID order; never changed
    * once returned, and the same array as long as none of those items changed and none joined.
    */
-  function selection(key: string, matcher: () => ItemMatcher): readonly string[] {
+  async function selection(key: string, matcher: () => ItemMatcher): Promise<readonly string[]> {
     const now = Date.now();
-    checkBoundary(now);
+    await checkBoundary(now);
     const cached = touch(key);
     if (cached && 'selection' in cached) {
       if (catchUp(cached.selection, now)) resize(key, cached, selectionBytes(key, cached.selection));
       return cached.selection.ids;
     }
-    const matches = matcher();
-    const ids = index
-      .sorted()
-      .filter((item) => matches(item, now))
-      .map((item) => item.id);
-    const entry = { selection: { matches, ids, synced: changes }, bytes: 0 };
-    entries.set(key, entry);
-    resize(key, entry, selectionBytes(key, entry.selection));
-    return ids;
+    let answer = computing.get(key);
+    if (!answer) {
+      answer = computeSelection(key, matcher()).finally(() => computing.delete(key));
+      computing.set(key, answer);
+    }
+    return answer;
+  }
+
+  /**
+   * A pass over every item, in slices, so that no request waits on a first list of 100k items.
+   * Items that change meanwhile are taken in as a kept selection takes them in when next asked;
+   * when that is no longer possible (too many changes, or a publication date passed), it starts over.
+   */
+  async function computeSelection(key: string, matches: ItemMatcher): Promise<readonly string[]> {
+    for (;;) {
+      const now = Date.now();
+      await checkBoundary(now);
+      const from = { changes, generation };
+      const items = await filterInSlices(await index.sortedInSlices(), (item) => matches(item, now));
+      if (generation !== from.generation || changes - from.changes > pending.length) continue;
+      const entry = { selection: { matches, ids: items.map((item) => item.id), synced: from.changes }, bytes: 0 };
+      catchUp(entry.selection, now);
+      entries.set(key, entry);
+      resize(key, entry, selectionBytes(key, entry.selection));
+      return entry.selection.ids;
+    }
   }
 
   return {

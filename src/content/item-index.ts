@@ -1,4 +1,6 @@
 import { relative } from 'node:path';
+import { sortInSlices } from '../util/event-loop-slices.js';
+import { insertionPoint } from '../util/insertion-point.js';
 import { uniqueId } from './ids.js';
 import { itemFolder } from './paths.js';
 import type { ContentType, Item, ItemHome, StoredLocale } from './types.js';
@@ -46,6 +48,10 @@ const sameClaim = (a: ItemHome & { type: ContentType }, b: ItemHome, type: Conte
  */
 const claimRank = (home: ItemHome, type: ContentType) => `${itemFolder(home)}\0${type}`;
 
+const byId = (a: Item, b: Item) => (a.id < b.id ? -1 : 1);
+
+const idOf = (item: Item) => item.id;
+
 /** Every item in memory, keyed by ID, with each item's list manifest cached until the item changes. */
 export class ItemIndex {
   readonly items = new Map<string, Item>();
@@ -55,8 +61,14 @@ export class ItemIndex {
   /** Bumped on every change, so values derived from all items know when to recompute. */
   version = 0;
   readonly #listeners = new Set<(id: string) => void>();
-  /** Items in ID order; dropped only when an item comes or goes, not on every edit. */
-  #sorted: Item[] | null = null;
+  /**
+   * Items in ID order, sorted when first asked for and then kept in order as items come and go.
+   * Never changed in place (an item coming or going makes a new array), so a pass over it may await.
+   */
+  #sorted: readonly Item[] | null = null;
+  #sorting: Promise<readonly Item[]> | null = null;
+  /** Bumped when an item comes or goes, so a sort in slices knows whether what it sorted is still the set of items. */
+  #membership = 0;
 
   /**
    * Calls `listener` with the changed item's ID after every change, synchronously (several times
@@ -155,7 +167,8 @@ export class ItemIndex {
         locales: new Map(),
       };
       this.items.set(id, item);
-      this.#sorted = null;
+      this.#membership++;
+      if (this.#sorted) this.#sorted = this.#sorted.toSpliced(insertionPoint(this.#sorted, id, idOf), 0, item);
     }
     item.locales.set(locale, stored);
     this.#manifests.delete(id);
@@ -165,7 +178,9 @@ export class ItemIndex {
   #drop(id: string): void {
     this.items.delete(id);
     this.#manifests.delete(id);
-    this.#sorted = null;
+    this.#membership++;
+    const at = this.#sorted ? insertionPoint(this.#sorted, id, idOf) : -1;
+    if (this.#sorted?.[at]?.id === id) this.#sorted = this.#sorted.toSpliced(at, 1);
     this.#changed(id);
   }
 
@@ -192,8 +207,25 @@ export class ItemIndex {
   }
 
   sorted(): readonly Item[] {
-    this.#sorted ??= [...this.items.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+    this.#sorted ??= [...this.items.values()].sort(byId);
     return this.#sorted;
+  }
+
+  /** The same, sorted in slices the first time, so that no request waits on sorting every item at once. */
+  async sortedInSlices(): Promise<readonly Item[]> {
+    if (this.#sorted) return this.#sorted;
+    this.#sorting ??= (async () => {
+      // Items that come or go meanwhile make the sort start over; past a few tries, the last one is done at once.
+      for (let attempt = 0; attempt < 3 && !this.#sorted; attempt++) {
+        const membership = this.#membership;
+        const sorted = await sortInSlices([...this.items.values()], byId);
+        if (membership === this.#membership) this.#sorted ??= sorted;
+      }
+      return this.sorted();
+    })().finally(() => {
+      this.#sorting = null;
+    });
+    return this.#sorting;
   }
 
   /** Every (id, locale, path) of a file the index knows, served or hidden. */

@@ -1,5 +1,5 @@
-import git from 'isomorphic-git';
 import type { Identity } from '../identity/types.js';
+import { loadGit } from './isomorphic-git.js';
 import type { GitRepo } from './repository.js';
 
 export interface Signature {
@@ -16,6 +16,7 @@ const localPart = (email: string) => email.split('@')[0] || email;
  * else the e-mail's local part); without one, the repository's configured user; else Quire.
  */
 export async function signatureFor(repo: GitRepo, identity: Identity | null | undefined): Promise<Signature> {
+  const git = await loadGit();
   if (identity) return { name: identity.name?.trim() || localPart(identity.email), email: identity.email };
   const read = async (path: string) => {
     const value: unknown = await git.getConfig({ fs: repo.fs, gitdir: repo.gitdir, path });

@@ -1,5 +1,5 @@
-import git from 'isomorphic-git';
 import { type Signature, stamped } from './author.js';
+import { loadGit } from './isomorphic-git.js';
 import { at, type GitRepo, resolveOrNull, treeOf } from './repository.js';
 import { readIndexEntries } from './stage.js';
 import { changedFilesOffThread } from './status-thread.js';
@@ -31,6 +31,7 @@ export async function commitScope(
   repo: GitRepo,
   options: { message?: string; author: Signature; now?: Date },
 ): Promise<CommitResult> {
+  const git = await loadGit();
   const now = options.now ?? new Date();
   const files = await changedFilesOffThread(repo);
   const paths = files.map((file) => file.path);

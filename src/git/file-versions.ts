@@ -1,4 +1,5 @@
-import git, { type ReadCommitResult } from 'isomorphic-git';
+import type { ReadCommitResult } from 'isomorphic-git';
+import { loadGit } from './isomorphic-git.js';
 import { at, type GitRepo } from './repository.js';
 
 /** One version of a file in history: its blob, and the oldest commit of the run of commits that hold it. */
@@ -25,6 +26,7 @@ export const MAX_COMMITS_WALKED = 5000;
  * early reads little. A shallow boundary ends it.
  */
 async function* firstParents(repo: GitRepo, head: string) {
+  const git = await loadGit();
   let next: string | undefined = head;
   let depth = 16;
   while (next) {
@@ -88,6 +90,7 @@ export function createFileHistory() {
   const MAX_KEPT_ENTRIES = 1_000_000;
 
   async function entriesOf(repo: GitRepo, oid: string): Promise<Map<string, TreeEntry>> {
+    const git = await loadGit();
     let entries = trees.get(oid);
     if (!entries) {
       const { tree } = await git.readTree({ ...at(repo), oid });
@@ -104,6 +107,7 @@ export function createFileHistory() {
 
   /** One entry of a tree, found in the tree's bytes without parsing the rest (a path lookup needs one name per folder). */
   async function lookup(repo: GitRepo, tree: string, name: string): Promise<TreeEntry | null> {
+    const git = await loadGit();
     const parsed = trees.get(tree);
     if (parsed) return parsed.get(name) ?? null;
     const key = `${tree}\0${name}`;
@@ -188,6 +192,7 @@ export function createFileHistory() {
 
     /** The file's bytes at a version. */
     async read(repo: GitRepo, blob: string): Promise<Uint8Array> {
+      const git = await loadGit();
       return (await git.readBlob({ ...at(repo), oid: blob })).blob;
     },
   };

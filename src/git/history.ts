@@ -1,4 +1,4 @@
-import git from 'isomorphic-git';
+import { loadGit } from './isomorphic-git.js';
 import { at, type GitRepo } from './repository.js';
 
 const LOCAL = 1;
@@ -30,6 +30,7 @@ export async function compareHistories(
   local: string | null,
   remote: string | null,
 ): Promise<Divergence> {
+  const git = await loadGit();
   const flags = new Map<string, number>();
   const nodes = new Map<string, CommitNode>();
   // Sorted by commit time, oldest first; the newest is popped from the end.

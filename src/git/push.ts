@@ -1,6 +1,6 @@
-import git from 'isomorphic-git';
 import { QuireError } from '../errors.js';
 import { compareHistories } from './history.js';
+import { loadGit } from './isomorphic-git.js';
 import { redactRemote } from './redact.js';
 import { credentials, describeRemoteFailure, fetchBranch, http, REMOTE, remoteUrl, unusableRemote } from './remote.js';
 import { at, currentBranch, type GitRepo, resolveOrNull } from './repository.js';
@@ -11,6 +11,7 @@ const plural = (count: number, word: string) => `${count} ${word}${count === 1 ?
 
 /** Pushes the checked-out branch to `origin/<remoteBranch>` (the branch of the same name by default). */
 export async function pushBranch(repo: GitRepo, configuredBranch: string | null): Promise<{ summary: string }> {
+  const git = await loadGit();
   const branch = await currentBranch(repo);
   if (!branch) throw failed('HEAD is detached: check out a branch in the repository, then push again.');
   const local = await resolveOrNull(repo, `refs/heads/${branch}`);

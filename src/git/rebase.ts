@@ -1,7 +1,7 @@
-import git from 'isomorphic-git';
 import { QuireError } from '../errors.js';
 import { type Signature, stamped } from './author.js';
 import { compareHistories } from './history.js';
+import { loadGit } from './isomorphic-git.js';
 import { at, type GitRepo, treeOf } from './repository.js';
 import { diffTrees } from './tree-diff.js';
 import { TreeEditor } from './tree-editor.js';
@@ -31,6 +31,7 @@ export async function planRebase(
   remote: string,
   committer: Signature,
 ): Promise<RebasePlan> {
+  const git = await loadGit();
   if (!local) return { tip: remote, kind: 'fast-forward', incoming: -1, replayed: 0, dropped: 0 };
   const { ahead, behind, localChain } = await compareHistories(repo, local, remote);
   if (behind === 0) return { tip: local, kind: 'up-to-date', incoming: 0, replayed: 0, dropped: 0 };

@@ -1,6 +1,6 @@
-import git from 'isomorphic-git';
 import nodeHttp from 'isomorphic-git/http/node';
 import { isLoopback } from '../util/loopback.js';
+import { loadGit } from './isomorphic-git.js';
 import { redactRemote } from './redact.js';
 import { at, type GitRepo, resolveOrNull } from './repository.js';
 
@@ -16,6 +16,7 @@ export const http: typeof nodeHttp = {
 };
 
 export async function remoteUrl(repo: GitRepo): Promise<string | null> {
+  const git = await loadGit();
   const url: unknown = await git.getConfig({ fs: repo.fs, gitdir: repo.gitdir, path: `remote.${REMOTE}.url` });
   return typeof url === 'string' && url ? url : null;
 }
@@ -113,6 +114,7 @@ export function describeRemoteFailure(error: unknown, url: string): string {
  * or null when the remote does not have that branch (an empty remote, a branch not pushed yet).
  */
 export async function fetchBranch(repo: GitRepo, localBranch: string, remoteBranch: string): Promise<string | null> {
+  const git = await loadGit();
   const tracking = `refs/remotes/${REMOTE}/${remoteBranch}`;
   const before = await resolveOrNull(repo, tracking);
   try {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import git from 'isomorphic-git';
 import { QuireError } from '../errors.js';
+import { loadGit } from './isomorphic-git.js';
 
 /** The repository git operations run in, and the folders of it that the API reports and stages. */
 export interface GitRepo {
@@ -60,6 +60,7 @@ export async function openRepository(contentRoot: string, assetsDir: string): Pr
 
 /** Whether .gitignore rules exclude a folder (checked with and without the slash: `dir/` rules match only the former). */
 async function isIgnoredFolder(repo: { dir: string; gitdir: string }, folder: string): Promise<boolean> {
+  const git = await loadGit();
   for (const filepath of [folder, `${folder}/`]) {
     if (await git.isIgnored({ fs, dir: repo.dir, gitdir: repo.gitdir, filepath })) return true;
   }
@@ -113,6 +114,7 @@ export const inScope = (scopes: string[], filepath: string) =>
 
 /** The commit a ref points at, or null when it does not exist (an unborn branch, no fetch yet). */
 export async function resolveOrNull(repo: GitRepo, ref: string): Promise<string | null> {
+  const git = await loadGit();
   try {
     return await git.resolveRef({ fs: repo.fs, gitdir: repo.gitdir, ref });
   } catch (error) {
@@ -122,11 +124,13 @@ export async function resolveOrNull(repo: GitRepo, ref: string): Promise<string 
 }
 
 export async function treeOf(repo: GitRepo, commit: string | null): Promise<string | null> {
+  const git = await loadGit();
   if (!commit) return null;
   return (await git.readCommit({ ...at(repo), oid: commit })).commit.tree;
 }
 
 /** The checked-out branch, or null when HEAD is detached. */
 export async function currentBranch(repo: GitRepo): Promise<string | null> {
+  const git = await loadGit();
   return (await git.currentBranch({ fs: repo.fs, gitdir: repo.gitdir })) ?? null;
 }

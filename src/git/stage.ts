@@ -1,9 +1,10 @@
-import git from 'isomorphic-git';
+import { loadGit } from './isomorphic-git.js';
 import { at, type GitRepo } from './repository.js';
 import type { FileEntry } from './tree-entries.js';
 
 /** The index entries of the given paths (absent ones are left out), reading only the folders on those paths. */
 export async function readIndexEntries(repo: GitRepo, filepaths: string[]): Promise<Map<string, FileEntry>> {
+  const git = await loadGit();
   const wanted = new Set(filepaths);
   const folders = new Set<string>();
   for (const filepath of filepaths) {

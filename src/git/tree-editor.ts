@@ -1,4 +1,4 @@
-import git from 'isomorphic-git';
+import { loadGit } from './isomorphic-git.js';
 import type { GitRepo } from './repository.js';
 import { type FileEntry, readTreeItems, splitPath, type TreeItem } from './tree-entries.js';
 
@@ -58,9 +58,9 @@ export class TreeEditor {
     return this.#root;
   }
 
-  #writeTree(items: Map<string, TreeItem>): Promise<string> {
+  async #writeTree(items: Map<string, TreeItem>): Promise<string> {
     const tree = [...items].map(([path, item]) => ({ path, mode: item.mode, oid: item.oid, type: item.type }));
-    return git.writeTree({ fs: this.#repo.fs, gitdir: this.#repo.gitdir, tree });
+    return (await loadGit()).writeTree({ fs: this.#repo.fs, gitdir: this.#repo.gitdir, tree });
   }
 
   #markDirty(folderPath: string) {

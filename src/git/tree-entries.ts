@@ -1,4 +1,4 @@
-import git from 'isomorphic-git';
+import { loadGit } from './isomorphic-git.js';
 import { at, type GitRepo } from './repository.js';
 
 /** A file as a tree records it: a blob (or a submodule's commit) and its mode ('100644', '100755', '120000', '160000'). */
@@ -13,6 +13,7 @@ export interface TreeItem extends FileEntry {
 
 /** The entries of one tree object by name; an absent tree has none. */
 export async function readTreeItems(repo: GitRepo, oid: string | null): Promise<Map<string, TreeItem>> {
+  const git = await loadGit();
   if (!oid) return new Map();
   const { tree } = await git.readTree({ ...at(repo), oid });
   return new Map(tree.map((entry) => [entry.path, { oid: entry.oid, mode: entry.mode, type: entry.type }]));

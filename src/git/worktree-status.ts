@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import git from 'isomorphic-git';
+import { loadGit } from './isomorphic-git.js';
 import { at, type GitRepo, inScope, resolveOrNull, treeOf } from './repository.js';
 
 /** A path under the scopes whose working file differs from HEAD. */
@@ -26,6 +26,7 @@ const NO_HEAD = new Map<string, string>();
 
 /** HEAD's files under the scopes: path → blob id (the same map while HEAD's tree and the scopes are unchanged). */
 export async function headFiles(repo: GitRepo): Promise<ReadonlyMap<string, string>> {
+  const git = await loadGit();
   const tree = await treeOf(repo, await resolveOrNull(repo, 'HEAD'));
   if (!tree) return NO_HEAD;
   const scopes = repo.scopes.join('\0');

@@ -1,14 +1,15 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import git from 'isomorphic-git';
 import { fsErrorCode, QuireError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { loadGit } from './isomorphic-git.js';
 import { at, type GitRepo, treeOf } from './repository.js';
 import { readIndexEntries } from './stage.js';
 import { diffTrees, type FileChange } from './tree-diff.js';
 
 /** What a path holds in the working tree, as a blob id ('folder' / 'file-above' when something else is in the way). */
 async function workingOid(repo: GitRepo, filepath: string): Promise<string | null> {
+  const git = await loadGit();
   const full = path.join(repo.dir, filepath);
   const stat = await fs.lstat(full).catch((error: unknown) => {
     if (fsErrorCode(error) === 'ENOTDIR') return 'file-above' as const;
@@ -90,6 +91,7 @@ export async function moveBranch(
   from: string | null,
   to: string,
 ): Promise<{ files: number }> {
+  const git = await loadGit();
   const changes = await diffTrees(repo, await treeOf(repo, from), await treeOf(repo, to));
   const index = await readIndexEntries(
     repo,
@@ -159,6 +161,7 @@ async function restore(
     keep: Set<string>;
   },
 ) {
+  const git = await loadGit();
   const steps: Array<() => Promise<unknown>> = saved.savedFiles.reverse().map((file) => () => {
     if (file.link !== null) return writeFile(repo, file.filepath, { link: file.link });
     if (file.bytes) return writeFile(repo, file.filepath, { bytes: file.bytes, executable: (file.mode & 0o111) !== 0 });

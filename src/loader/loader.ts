@@ -182,11 +182,11 @@ export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>):
       let syncing: Promise<void> = Promise.resolve();
 
       // A scheduled locale appears (or an expiring one goes) at its date, without a file change.
-      const schedulePublication = () => {
-        clearTimeout(publication);
+      const schedulePublication = async () => {
         const now = Date.now();
-        const next = nextPublicationChange(source.index, now);
-        if (next === Infinity) return;
+        const next = await nextPublicationChange(source.index, now);
+        clearTimeout(publication);
+        if (next === Infinity || superseded) return;
         publication = setTimeout(() => changed(), Math.min(next - now + 50, MAX_TIMER_MS));
         publication.unref();
       };
@@ -197,7 +197,7 @@ export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>):
         const { set, deleted } = await reconcile(true);
         if (set + deleted > 0)
           logger.info(`Reloaded ${set} entr${set === 1 ? 'y' : 'ies'}${deleted ? `, removed ${deleted}` : ''}`);
-        schedulePublication();
+        await schedulePublication();
       }
 
       /** Syncs never overlap; one that fails (say, an entry the collection's schema refuses) is logged and the next one runs. */
@@ -246,7 +246,7 @@ export function quireLoader<K extends Kind>(userOptions: QuireLoaderOptions<K>):
         clearTimeout(burst);
         clearTimeout(publication);
       });
-      schedulePublication();
+      await schedulePublication();
     },
   };
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { QuireError } from '../../errors.js';
 import type { SitesConfig } from '../../sites/sites-config.js';
 import { isUntranslated } from '../../sites/untranslated.js';
-import { eventLoopSlices } from '../../util/event-loop-slices.js';
+import { eventLoopSlices, filterInSlices } from '../../util/event-loop-slices.js';
 import type { ItemMatcher } from '../derived-cache.js';
 import { canonicalJson } from '../etag.js';
 import { type ListFilters, matchesFilters } from '../filters.js';
@@ -95,7 +95,9 @@ export function createReads(ctx: StoreContext) {
     async selection(selection: Selection): Promise<readonly string[]> {
       await sync.fresh();
       const config = sites.get();
-      const ids = cache.selection(`${canonicalJson(selection)}\0${keyOf(config)}`, () => matcherOf(selection, config));
+      const ids = await cache.selection(`${canonicalJson(selection)}\0${keyOf(config)}`, () =>
+        matcherOf(selection, config),
+      );
       const kept = rendered.get(ids);
       if (kept) return kept;
       const texts: string[] = [];
@@ -120,7 +122,7 @@ export function createReads(ctx: StoreContext) {
       await sync.fresh();
       const matches = matcherOf({ of: 'list', filters }, sites.get());
       const now = Date.now();
-      return index.sorted().filter((item) => matches(item, now));
+      return filterInSlices(await index.sortedInSlices(), (item) => matches(item, now));
     },
 
     get: (id: string) =>
