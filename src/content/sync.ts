@@ -207,7 +207,7 @@ export function createIndexSync(root: string, index: ItemIndex, options: IndexSy
       const subfolders: string[] = [];
       try {
         // In batches, not a whole folder at once: a folder of 100k files read in one go holds the event loop for ~0.5 s.
-        for await (const entry of await fs.opendir(current, { bufferSize: 1024 })) {
+        for await (const entry of await fs.opendir(current, { bufferSize: 256 })) {
           const full = path.join(current, entry.name);
           if (entry.isDirectory()) subfolders.push(full);
           else if (entry.isFile()) files.push(full);

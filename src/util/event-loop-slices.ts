@@ -1,5 +1,5 @@
 /** How long a long pass may hold the event loop before it lets requests and timers in once. */
-const SLICE_MS = 15;
+const SLICE_MS = 10;
 
 /**
  * Splits a long synchronous pass (a start-up scan, a first list of 100k items) into slices, so
