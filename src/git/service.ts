@@ -9,7 +9,7 @@ import { pushBranch } from './push.js';
 import { redactRemote } from './redact.js';
 import { openRepository } from './repository.js';
 import { type GitStatus, readStatus } from './status.js';
-import { changedFilesOffThread } from './status-thread.js';
+import { statusOffThread } from './status-thread.js';
 
 export interface GitServiceOptions {
   contentRoot: string;
@@ -60,7 +60,10 @@ export function createGitService(options: GitServiceOptions) {
      */
     warmStatus(): void {
       open()
-        .then(changedFilesOffThread, () => null)
+        .then(
+          (repo) => statusOffThread(repo, remoteBranch()),
+          () => null,
+        )
         .catch(() => null);
     },
 

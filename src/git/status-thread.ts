@@ -1,10 +1,12 @@
 import { Worker } from 'node:worker_threads';
 import { packageDistFile } from '../util/package-files.js';
+import type { BranchState } from './branch-state.js';
 import type { GitRepo } from './repository.js';
 import type { StatusReply, StatusRequest } from './status-worker.js';
 import type { ChangedFile } from './worktree-status.js';
 
-type Pending = { resolve: (changed: ChangedFile[]) => void; reject: (error: Error) => void };
+type Answer = { changed: ChangedFile[]; branch?: BranchState };
+type Pending = { resolve: (answer: Answer) => void; reject: (error: Error) => void };
 
 let worker: Worker | null = null;
 let nextId = 0;
@@ -27,7 +29,7 @@ function statusWorker(): Worker {
     pending.delete(reply.id);
     if (pending.size === 0) started.unref();
     if (!call) return;
-    if ('changed' in reply) call.resolve(reply.changed);
+    if ('changed' in reply) call.resolve(reply);
     else call.reject(Object.assign(new Error(reply.error.message), reply.error.code && { code: reply.error.code }));
   });
   started.on('error', (error) => failAll(error));
@@ -38,15 +40,22 @@ function statusWorker(): Worker {
   return started;
 }
 
-/** `changedFiles` of the repository, computed in a worker thread: the event loop goes on serving meanwhile. */
-export function changedFilesOffThread(repo: GitRepo): Promise<ChangedFile[]> {
+function ask(repo: GitRepo, branch: StatusRequest['branch']): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const id = nextId++;
     pending.set(id, { resolve, reject });
-    const request: StatusRequest = { id, dir: repo.dir, gitdir: repo.gitdir, scopes: repo.scopes };
+    const request: StatusRequest = { id, dir: repo.dir, gitdir: repo.gitdir, scopes: repo.scopes, branch };
     const thread = statusWorker();
     // Referenced while a call waits on it, like any other pending I/O.
     thread.ref();
     thread.postMessage(request);
   });
 }
+
+/** `changedFiles` of the repository, computed in a worker thread: the event loop goes on serving meanwhile. */
+export const changedFilesOffThread = (repo: GitRepo): Promise<ChangedFile[]> =>
+  ask(repo, null).then((answer) => answer.changed);
+
+/** The changed files and where the branch stands (see `branchState`), computed in the worker thread. */
+export const statusOffThread = (repo: GitRepo, remoteBranch: string | null) =>
+  ask(repo, { remoteBranch }) as Promise<Required<Answer>>;

@@ -1,8 +1,6 @@
 import path from 'node:path';
-import { compareHistories } from './history.js';
-import { REMOTE, remoteUrl } from './remote.js';
-import { currentBranch, type GitRepo, realpathLoose, relativeInside, resolveOrNull } from './repository.js';
-import { changedFilesOffThread } from './status-thread.js';
+import { type GitRepo, realpathLoose, relativeInside } from './repository.js';
+import { statusOffThread } from './status-thread.js';
 import type { ChangedFile } from './worktree-status.js';
 
 /** GitStatus, as `GET /git/status` answers it. */
@@ -33,29 +31,20 @@ export interface StatusPlaces {
 }
 
 /**
- * `ahead`/`behind` compare the local branch with `refs/remotes/origin/<branch>` as of the last
- * fetch (every pull, and a rejected push, refreshes it; a push moves it): a status answer needs
- * no network and no token. Never fetched: every local commit counts as ahead.
+ * The status, read in the worker thread (the changed files, the branch, and ahead/behind as
+ * `branchState` counts them): no request waits on a walk of the tree or of the history, nor on
+ * loading isomorphic-git, which the server's thread loads only for a commit, a pull or a push.
  */
 export async function readStatus(repo: GitRepo, remoteBranch: string | null, places: StatusPlaces): Promise<GitStatus> {
-  const changed = await changedFilesOffThread(repo);
-  const branch = await currentBranch(repo);
-  const remoteConfigured = (await remoteUrl(repo)) !== null;
-  let ahead = 0;
-  let behind = 0;
-  if (remoteConfigured && branch) {
-    const local = await resolveOrNull(repo, `refs/heads/${branch}`);
-    const tracking = await resolveOrNull(repo, `refs/remotes/${REMOTE}/${remoteBranch ?? branch}`);
-    if (local || tracking) ({ ahead, behind } = await compareHistories(repo, local, tracking));
-  }
+  const { changed, branch } = await statusOffThread(repo, remoteBranch);
   return {
     isRepo: true,
     hasChanges: changed.length > 0,
     changedFiles: changed.length,
-    ahead,
-    behind,
-    branch: branch ?? 'HEAD',
-    remoteConfigured,
+    ahead: branch.ahead,
+    behind: branch.behind,
+    branch: branch.branch ?? 'HEAD',
+    remoteConfigured: branch.remoteConfigured,
     files: await placed(repo, changed, places),
   };
 }
