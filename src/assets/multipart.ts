@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import busboy from 'busboy';
+import type busboy from 'busboy';
 import { fsErrorCode, QuireError } from '../errors.js';
 import type { TempFiles } from './temp-files.js';
 
@@ -44,9 +44,11 @@ export async function receiveMultipart(
       'An upload is a multipart/form-data body with the file in a field named "file".',
     );
   }
+  // Loaded by the first upload, not with the API.
+  const { default: createParser } = await import('busboy');
   let parser: busboy.Busboy;
   try {
-    parser = busboy({
+    parser = createParser({
       headers: { 'content-type': contentType },
       defParamCharset: 'utf8',
       limits: { ...FIELD_LIMITS, fileSize: options.maxBytes },

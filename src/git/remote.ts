@@ -1,4 +1,4 @@
-import nodeHttp from 'isomorphic-git/http/node';
+import type nodeHttp from 'isomorphic-git/http/node';
 import { isLoopback } from '../util/loopback.js';
 import { loadGit } from './isomorphic-git.js';
 import { redactRemote } from './redact.js';
@@ -9,10 +9,13 @@ export const REMOTE = 'origin';
 /** A socket idle for this long aborts the request, so an unreachable host cannot hold git (and content writes) forever. */
 const IDLE_TIMEOUT_MS = 30_000;
 
-/** isomorphic-git's Node client with an idle timeout. */
+/** isomorphic-git's Node client with an idle timeout, loaded by the first push or pull (as isomorphic-git is). */
 export const http: typeof nodeHttp = {
-  request: (request) =>
-    nodeHttp.request({ ...request, fetchOptions: { ...request.fetchOptions, timeout: IDLE_TIMEOUT_MS } }),
+  request: async (request) =>
+    (await import('isomorphic-git/http/node')).default.request({
+      ...request,
+      fetchOptions: { ...request.fetchOptions, timeout: IDLE_TIMEOUT_MS },
+    }),
 };
 
 export async function remoteUrl(repo: GitRepo): Promise<string | null> {
