@@ -17,7 +17,6 @@ export type { UserOptions as QuireOptions } from './src/config/schema.js';
 const TOOLBAR_ICON =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M4 5h7a3 3 0 0 1 3 3v11a2 2 0 0 0-2-2H4z"/><path d="M20 5h-3a3 3 0 0 0-3 3v11a2 2 0 0 1 2-2h4z"/></svg>';
 
-/** The Quire integration: `integrations: [quire()]` in astro.config.mjs. */
 /**
  * Libraries the API loads on its first request, bundled into the built server with the package:
  * Node loading their few hundred modules one by one held the event loop ~40 ms longer on that
@@ -25,6 +24,7 @@ const TOOLBAR_ICON =
  */
 const BUNDLED_IN_BUILD = ['hono', 'valibot', 'yaml', 'jose', 'mime', 'image-size'];
 
+/** The Quire integration: `integrations: [quire()]` in astro.config.mjs. */
 export function quire(userOptions?: UserOptions): AstroIntegration {
   let loopbackWritesOnly = false;
   /** Set when the dev toolbar app is added: what it is told once it starts. */
