@@ -1,4 +1,4 @@
-import { eventLoopSlices, filterInSlices } from '../util/event-loop-slices.js';
+import { filterInSlices, forEachInSlices } from '../util/event-loop-slices.js';
 import { insertionPoint } from '../util/insertion-point.js';
 import type { ItemIndex } from './item-index.js';
 import type { Item } from './types.js';
@@ -37,11 +37,9 @@ function itemPublicationChange(item: Item, now: number): number {
  */
 export async function nextPublicationChange(index: ItemIndex, now: number): Promise<number> {
   let next = Infinity;
-  const slices = eventLoopSlices();
-  for (const item of index.items.values()) {
+  await forEachInSlices(index.items.values(), (item) => {
     next = Math.min(next, itemPublicationChange(item, now));
-    if (slices.due()) await slices.turn();
-  }
+  });
   return next;
 }
 

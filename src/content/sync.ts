@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fsErrorCode } from '../errors.js';
 import { removeInterruptedWrites, tempFileTarget } from '../util/atomic-write.js';
-import { eventLoopSlices } from '../util/event-loop-slices.js';
+import { forEachInSlices } from '../util/event-loop-slices.js';
 import { signatureOf } from '../util/file-signature.js';
 import { contentEtagOf, metaEtagOf } from './etag.js';
 import { type ParsedLocaleFile, parseLocaleFile } from './files.js';
@@ -176,22 +176,20 @@ export function createIndexSync(root: string, index: ItemIndex, options: IndexSy
   async function loadAll(): Promise<void> {
     const listed = await listFolder(root);
     const temporary: string[] = [];
-    const slices = eventLoopSlices();
-    for (const filePath of listed) {
+    await forEachInSlices(listed, (filePath) => {
       const where = parseContentPath(path.relative(root, filePath));
-      if (where) {
-        try {
-          const { type, stored } = readLocaleFileSync(filePath, where.extension, options.referencesOf);
-          warnOfClash(index.setLocale(where, where.id, type, where.locale, stored));
-        } catch (error) {
-          if (fsErrorCode(error) !== 'ENOENT')
-            console.warn(`[astro-quire] skipping ${filePath}: ${(error as Error).message}`);
-        }
-      } else if (tempFileTarget(filePath) !== undefined) {
-        temporary.push(filePath);
+      if (!where) {
+        if (tempFileTarget(filePath) !== undefined) temporary.push(filePath);
+        return;
       }
-      if (slices.due()) await slices.turn();
-    }
+      try {
+        const { type, stored } = readLocaleFileSync(filePath, where.extension, options.referencesOf);
+        warnOfClash(index.setLocale(where, where.id, type, where.locale, stored));
+      } catch (error) {
+        if (fsErrorCode(error) !== 'ENOENT')
+          console.warn(`[astro-quire] skipping ${filePath}: ${(error as Error).message}`);
+      }
+    });
     // A reader (the content loader in a build) leaves the files as they are.
     if (!options.readOnly)
       await removeInterruptedWrites(temporary, (target) => parseContentPath(path.relative(root, target)) !== null);

@@ -5,7 +5,7 @@ const SLICE_MS = 10;
  * Splits a long synchronous pass (a start-up scan, a first list of 100k items) into slices, so
  * that no request waits on it for more than a slice: `if (slices.due()) await slices.turn()`.
  */
-export function eventLoopSlices() {
+function eventLoopSlices() {
   let start = performance.now();
   return {
     due: () => performance.now() - start > SLICE_MS,
@@ -16,14 +16,21 @@ export function eventLoopSlices() {
   };
 }
 
+/** Calls `visit` on each item in order, in slices: the loop every long pass over all items shares. */
+export async function forEachInSlices<T>(items: Iterable<T>, visit: (item: T) => void): Promise<void> {
+  const slices = eventLoopSlices();
+  for (const item of items) {
+    visit(item);
+    if (slices.due()) await slices.turn();
+  }
+}
+
 /** The items that `keep` holds for, in order, checked in slices. */
 export async function filterInSlices<T>(items: readonly T[], keep: (item: T) => boolean): Promise<T[]> {
   const kept: T[] = [];
-  const slices = eventLoopSlices();
-  for (const item of items) {
+  await forEachInSlices(items, (item) => {
     if (keep(item)) kept.push(item);
-    if (slices.due()) await slices.turn();
-  }
+  });
   return kept;
 }
 

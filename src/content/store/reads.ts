@@ -2,7 +2,7 @@ import path from 'node:path';
 import { QuireError } from '../../errors.js';
 import type { SitesConfig } from '../../sites/sites-config.js';
 import { isUntranslated } from '../../sites/untranslated.js';
-import { eventLoopSlices, filterInSlices } from '../../util/event-loop-slices.js';
+import { filterInSlices, forEachInSlices } from '../../util/event-loop-slices.js';
 import type { ItemMatcher } from '../derived-cache.js';
 import { canonicalJson } from '../etag.js';
 import { type ListFilters, matchesFilters } from '../filters.js';
@@ -101,12 +101,10 @@ export function createReads(ctx: StoreContext) {
       const kept = rendered.get(ids);
       if (kept) return kept;
       const texts: string[] = [];
-      const slices = eventLoopSlices();
-      for (const id of ids) {
+      await forEachInSlices(ids, (id) => {
         const item = index.get(id);
         if (item) texts.push(index.cachedManifest(id, () => JSON.stringify(entryOf(item))));
-        if (slices.due()) await slices.turn();
-      }
+      });
       rendered.set(ids, texts);
       return texts;
     },
